@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "Quire",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Quire", targets: ["Quire"]),
+        .executable(name: "quire", targets: ["quire"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CX11", path: "Sources/CX11", pkgConfig: "x11",
+                       providers: [.apt(["libx11-dev", "libxi-dev", "libxtst-dev"])]),
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
+                       providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CJPEG", path: "Sources/CJPEG", pkgConfig: "libjpeg",
+                       providers: [.apt(["libjpeg-dev"])]),
+        .target(name: "InkModel",
+                dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation")],
+                swiftSettings: strict),
+        .target(name: "InkRecognition", path: "Sources/InkRecognition", swiftSettings: strict),
+        .target(name: "InkRender", dependencies: ["InkModel", "CCairo", "CJPEG"], swiftSettings: strict),
+        .target(name: "Quire", dependencies: ["InkModel", "InkRecognition", "InkRender", "CCairo", "CX11"],
+                swiftSettings: strict),
+        .executableTarget(name: "quire",
+                          dependencies: ["Quire", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          swiftSettings: strict),
+        .testTarget(name: "InkModelTests", dependencies: ["InkModel", "Quire"], swiftSettings: strict),
+        .testTarget(name: "InkRecognitionTests", dependencies: ["InkRecognition"], swiftSettings: strict),
+        .testTarget(name: "InkRenderTests", dependencies: ["InkRender", "InkModel"], swiftSettings: strict),
+        .testTarget(name: "QuireTests", dependencies: ["Quire", "quire", "CCairo", "CX11"], swiftSettings: strict),
+    ]
+)

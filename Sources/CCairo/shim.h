@@ -1,0 +1,7 @@
+#ifndef QUIRE_CCAIRO_SHIM_H
+#define QUIRE_CCAIRO_SHIM_H
+#include <cairo.h>
+#include <cairo-xlib.h>
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#endif

@@ -1,0 +1,6 @@
+#ifndef QUIRE_CJPEG_SHIM_H
+#define QUIRE_CJPEG_SHIM_H
+#include <stdio.h>
+#include <stddef.h>
+#include <jpeglib.h>
+#endif

@@ -1,0 +1,338 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How `Engine.openPackage` treats an existing or missing file.
+public enum PackageOpenOption: Sendable {
+    /// Open an existing package; fails if the file is missing.
+    case existing
+    /// Open the package, creating it if missing.
+    case create
+    /// Create a new package; fails if the file exists.
+    case createNew
+    /// Create a new package, replacing any existing one.
+    case truncateExisting
+}
+
+/// A package file (zip archive) and its parts; working state lives in its temp folder.
+public final class ContentPackage {
+    public private(set) var path: String
+    /// The folder holding the package's working state and crash-recovery snapshot.
+    public private(set) var tempFolder: String
+    /// True when opening recovered newer content from the temp folder (after an unclean exit).
+    public private(set) var recoveredFromTemp: Bool = false
+
+    let configuration: Configuration
+    private var lock: FileLock?
+    private var packageId: String
+    /// Highest revision written to the archive / to the temp folder.
+    private var archiveRevision: Int
+    private var tempRevision: Int
+    private var parts: [ContentPart] = []
+    private var _metadata: ParameterSet
+
+    static let snapshotName = "snapshot.qtmp"
+
+    init(path: String, configuration: Configuration, option: PackageOpenOption) throws {
+        guard !path.isEmpty, !path.contains("\0") else { throw QuireError(.invalidArgument, "package path must not be empty") }
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        self.path = absolute
+        self.configuration = configuration
+        self.tempFolder = try Self.tempFolder(for: absolute, configuration: configuration)
+        self.packageId = UUID().uuidString.lowercased()
+        self.archiveRevision = 0
+        self.tempRevision = 0
+        self._metadata = ParameterSet()
+
+        let kind = FileIO.kind(absolute)
+        var create = false
+        switch option {
+        case .existing:
+            guard kind != .missing else { throw QuireError(.fileNotFound, "no such package: '\(absolute)' (open option .existing)") }
+        case .createNew:
+            guard kind == .missing else { throw QuireError(.fileExists, "'\(absolute)' already exists (open option .createNew)") }
+            create = true
+        case .create:
+            create = kind == .missing
+        case .truncateExisting:
+            guard kind != .directory else { throw QuireError(.notAFile, "'\(absolute)' is a directory, not a package") }
+            create = true
+        }
+        if !create {
+            switch kind {
+            case .directory: throw QuireError(.notAFile, "'\(absolute)' is a directory, not a package")
+            case .other: throw QuireError(.notAFile, "'\(absolute)' is not a regular file")
+            default: break
+            }
+        }
+        let parent = URL(fileURLWithPath: absolute).deletingLastPathComponent().path
+        guard FileIO.kind(parent) == .directory else {
+            throw QuireError(.fileNotFound, "cannot use '\(absolute)': folder '\(parent)' does not exist")
+        }
+        let createdTemp = FileIO.kind(tempFolder) == .missing
+        try FileIO.makeDirectory(tempFolder)
+        do {
+            lock = try FileLock(path: tempFolder + "/lock")
+            if create {
+                if option == .truncateExisting { try? FileManager.default.removeItem(atPath: tempFolder + "/" + Self.snapshotName) }
+                try writeArchive(to: absolute, revision: 1)
+                archiveRevision = 1
+            } else {
+                try load()
+            }
+        } catch {
+            lock?.release()
+            lock = nil
+            if createdTemp { try? FileManager.default.removeItem(atPath: tempFolder) }
+            throw error
+        }
+    }
+
+    static func tempFolder(for path: String, configuration: Configuration) throws -> String {
+        let custom = try configuration.getString("content-package.temp-folder", default: "")
+        let base = URL(fileURLWithPath: path).lastPathComponent
+        if custom.isEmpty { return path + "-files" }
+        return URL(fileURLWithPath: custom).appendingPathComponent(base + "-files").path
+    }
+
+    var limits: ArchiveLimits {
+        ArchiveLimits(
+            maxEntries: Int((try? configuration.getNumber("content-package.max-entries", default: 10_000)) ?? 10_000),
+            maxTotalSize: Int((try? configuration.getNumber("content-package.max-uncompressed-size", default: Double(512 << 20))) ?? Double(512 << 20)),
+            maxEntrySize: Int((try? configuration.getNumber("content-package.max-entry-size", default: Double(256 << 20))) ?? Double(256 << 20)))
+    }
+
+    private func load() throws {
+        let entries = try PackageFormat.readEntries(path: path, limits: limits)
+        let info = try PackageFormat.manifestInfo(entries, source: "'\(path)'")
+        var content = try PackageFormat.decode(entries, source: "'\(path)'")
+        archiveRevision = info.revision
+        tempRevision = 0
+        let snap = tempFolder + "/" + Self.snapshotName
+        if FileIO.kind(snap) == .file,
+           let tEntries = try? PackageFormat.readEntries(path: snap, limits: limits),
+           let tInfo = try? PackageFormat.manifestInfo(tEntries, source: "temp snapshot"),
+           tInfo.packageId == info.packageId, tInfo.revision > info.revision,
+           let tContent = try? PackageFormat.decode(tEntries, source: "temp snapshot") {
+            content = tContent
+            tempRevision = tInfo.revision
+            recoveredFromTemp = true
+        }
+        packageId = content.packageId
+        _metadata = content.metadata
+        parts = content.parts.map { ContentPart(model: $0, package: self) }
+    }
+
+    private func content(revision: Int) -> PackageContent {
+        PackageContent(packageId: packageId, revision: revision, metadata: _metadata, parts: parts.map(\.model))
+    }
+
+    private func writeArchive(to target: String, revision: Int) throws {
+        let entries = try PackageFormat.encode(content(revision: revision))
+        let data = try PackageFormat.makeArchive(entries, compress: true)
+        try FileIO.writeAtomically(data, to: target)
+    }
+
+    private func checkOpen() throws {
+        guard lock != nil else { throw QuireError(.invalidArgument, "package '\(path)' is closed") }
+    }
+
+    // MARK: parts
+
+    public var partCount: Int { parts.count }
+
+    public func part(at index: Int) throws -> ContentPart {
+        guard parts.indices.contains(index) else {
+            throw QuireError(.indexOutOfRange, "part index \(index) is out of range (package has \(parts.count) parts)")
+        }
+        return parts[index]
+    }
+
+    private func newPartId() -> String {
+        while true {
+            let id = "p" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+            if !parts.contains(where: { $0.id == id }) { return id }
+        }
+    }
+
+    public func createPart(type: String) throws -> ContentPart {
+        try checkOpen()
+        let p = ContentPart(model: try PartModel(id: newPartId(), type: type), package: self)
+        parts.append(p)
+        return p
+    }
+
+    public func clonePart(_ part: ContentPart) throws -> ContentPart {
+        try checkOpen()
+        guard part.package != nil else { throw QuireError(.partNotFound, "cannot clone a part that was removed from its package") }
+        let p = ContentPart(model: part.model.clone(newId: newPartId()), package: self)
+        parts.append(p)
+        return p
+    }
+
+    public func removePart(_ part: ContentPart) throws {
+        try checkOpen()
+        guard let i = index(of: part) else { throw QuireError(.partNotFound, "part '\(part.id)' is not in package '\(path)'") }
+        parts.remove(at: i)
+        part.package = nil
+    }
+
+    public func index(of part: ContentPart) -> Int? { parts.firstIndex { $0 === part } }
+
+    /// Package metadata, persisted with the package.
+    public var metadata: ParameterSet {
+        get { _metadata }
+        set { _metadata = newValue.copy() }
+    }
+
+    // MARK: saving
+
+    /// Writes a self-contained archive at `path` atomically (sibling file, fsync, rename).
+    public func save() throws {
+        try checkOpen()
+        let rev = max(archiveRevision, tempRevision) + 1
+        try writeArchive(to: path, revision: rev)
+        archiveRevision = rev
+    }
+
+    /// Saves to another path; the package then lives there.
+    public func saveAs(_ newPath: String) throws {
+        try checkOpen()
+        let absolute = URL(fileURLWithPath: newPath).standardizedFileURL.path
+        if absolute == path { return try save() }
+        guard FileIO.kind(absolute) != .directory else { throw QuireError(.notAFile, "'\(absolute)' is a directory") }
+        let newTemp = try Self.tempFolder(for: absolute, configuration: configuration)
+        let createdTemp = FileIO.kind(newTemp) == .missing
+        try FileIO.makeDirectory(newTemp)
+        let newLock: FileLock
+        do { newLock = try FileLock(path: newTemp + "/lock") } catch {
+            if createdTemp { try? FileManager.default.removeItem(atPath: newTemp) }
+            throw error
+        }
+        let rev = max(archiveRevision, tempRevision) + 1
+        do {
+            try? FileManager.default.removeItem(atPath: newTemp + "/" + Self.snapshotName)
+            try writeArchive(to: absolute, revision: rev)
+        } catch {
+            newLock.release()
+            if createdTemp { try? FileManager.default.removeItem(atPath: newTemp) }
+            throw error
+        }
+        releaseTempFolder()
+        lock = newLock
+        path = absolute
+        tempFolder = newTemp
+        archiveRevision = rev
+        tempRevision = 0
+    }
+
+    /// Writes the in-memory content, uncompressed, into the temp folder (fast; used for autosave).
+    /// If the process dies, the next open recovers it.
+    public func saveToTemp() throws {
+        try checkOpen()
+        let rev = max(archiveRevision, tempRevision) + 1
+        let entries = try PackageFormat.encode(content(revision: rev))
+        let data = try PackageFormat.makeArchive(entries, compress: false)
+        try FileIO.writeAtomically(data, to: tempFolder + "/" + Self.snapshotName)
+        tempRevision = rev
+    }
+
+    /// True when the temp folder holds content newer than the archive.
+    public var hasUnsavedTempContent: Bool { tempRevision > archiveRevision }
+
+    private func releaseTempFolder() {
+        // A temp snapshot newer than the archive is kept: it is what recovery needs.
+        if !hasUnsavedTempContent {
+            try? FileManager.default.removeItem(atPath: tempFolder + "/" + Self.snapshotName)
+            try? FileManager.default.removeItem(atPath: tempFolder + "/lock")
+            rmdir(tempFolder)
+        }
+        lock?.release()
+        lock = nil
+    }
+
+    /// Releases the package (its lock and, if nothing unsaved is there, its temp folder).
+    public func close() {
+        guard lock != nil else { return }
+        releaseTempFolder()
+    }
+
+    public var isClosed: Bool { lock == nil }
+
+    deinit { close() }
+}
+
+/// One part of a package: a typed piece of content (Text, Drawing, Text Document, ...).
+public final class ContentPart {
+    public let model: PartModel
+    public internal(set) weak var package: ContentPackage?
+
+    init(model: PartModel, package: ContentPackage) {
+        self.model = model
+        self.package = package
+    }
+
+    public var id: String { model.id }
+    public var type: String { model.type }
+
+    /// Part metadata, persisted with the package.
+    public var metadata: ParameterSet {
+        get { model.metadata }
+        set {
+            for k in model.metadata.keys { model.metadata.removeKey(k) }
+            for (k, v) in newValue.snapshot() { try? model.metadata.store(v, forKey: k) }
+            model.touch()
+        }
+    }
+}
+
+/// The entry point: owns configuration and opens content packages.
+public final class Engine {
+    public let configuration: Configuration
+
+    /// Creates an engine; defaults come from Resources/configuration.json, overridden by `configuration`.
+    public init(configuration: Configuration? = nil) throws {
+        let url = try QuireResources.url("configuration.json")
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+            throw QuireError(.resourceMissing, "cannot read \(url.path)")
+        }
+        let defaults = Configuration()
+        try defaults.inject(json: text)
+        let config = configuration ?? Configuration()
+        for (k, v) in defaults.snapshot() where !config.hasKey(k) { try config.store(v, forKey: k) }
+        self.configuration = config
+    }
+
+    public var supportedPartTypes: [String] { PartModel.partTypes }
+
+    /// Creates a new package; fails if the file exists.
+    public func createPackage(_ path: String) throws -> ContentPackage {
+        try openPackage(path, openOption: .createNew)
+    }
+
+    public func openPackage(_ path: String, openOption: PackageOpenOption = .existing) throws -> ContentPackage {
+        try ContentPackage(path: path, configuration: configuration, option: openOption)
+    }
+
+    /// Deletes a package archive and its temp folder; fails if it is open anywhere.
+    public func deletePackage(_ path: String) throws {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        let temp = try ContentPackage.tempFolder(for: absolute, configuration: configuration)
+        let kind = FileIO.kind(absolute)
+        guard kind != .missing || FileIO.kind(temp) == .directory else {
+            throw QuireError(.fileNotFound, "no such package: '\(absolute)'")
+        }
+        guard kind != .directory else { throw QuireError(.notAFile, "'\(absolute)' is a directory, not a package") }
+        if FileIO.kind(temp) == .directory {
+            let lock = try FileLock(path: temp + "/lock")
+            defer { lock.release() }
+            if kind == .file, unlink(absolute) != 0 { throw FileIO.errorFor(errno, "cannot delete", absolute) }
+            do { try FileManager.default.removeItem(atPath: temp) } catch {
+                throw QuireError(.ioError, "cannot delete temp folder '\(temp)': \(error.localizedDescription)")
+            }
+        } else if unlink(absolute) != 0 {
+            throw FileIO.errorFor(errno, "cannot delete", absolute)
+        }
+    }
+}

@@ -1,0 +1,287 @@
+import Foundation
+import ZIPFoundation
+
+/// Safety limits for reading archives (configuration keys `content-package.max-*`).
+public struct ArchiveLimits: Sendable {
+    public var maxEntries: Int
+    public var maxTotalSize: Int
+    public var maxEntrySize: Int
+    public init(maxEntries: Int = 10_000, maxTotalSize: Int = 512 << 20, maxEntrySize: Int = 256 << 20) {
+        self.maxEntries = maxEntries; self.maxTotalSize = maxTotalSize; self.maxEntrySize = maxEntrySize
+    }
+}
+
+/// Everything a package holds, in memory.
+struct PackageContent {
+    var packageId: String
+    var revision: Int
+    var metadata: ParameterSet
+    var parts: [PartModel]
+}
+
+/// Quire's package format: a zip archive described in docs/FORMAT.md.
+enum PackageFormat {
+    static let formatName = "quire-package"
+    static let majorVersion = 1
+    static let minorVersion = 0
+
+    // MARK: zip level
+
+    static func isSafeEntryPath(_ p: String) -> Bool {
+        guard !p.isEmpty, p.utf8.count <= 512, !p.hasPrefix("/"), !p.contains("\\"), !p.contains("\0") else { return false }
+        for comp in p.split(separator: "/", omittingEmptySubsequences: false) {
+            if comp == ".." || comp == "." { return false }
+        }
+        return !p.contains("//")
+    }
+
+    /// Reads every file entry of a zip archive into memory, enforcing the limits while inflating
+    /// (declared sizes can lie), checking CRCs and rejecting unsafe paths.
+    static func readEntries(path: String, limits: ArchiveLimits) throws -> [String: Data] {
+        switch FileIO.kind(path) {
+        case .missing: throw QuireError(.fileNotFound, "no such package: '\(path)'")
+        case .directory: throw QuireError(.notAFile, "'\(path)' is a directory, not a package")
+        case .other: throw QuireError(.notAFile, "'\(path)' is not a regular file")
+        case .file: break
+        }
+        guard let fh = FileHandle(forReadingAtPath: path) else {
+            throw QuireError(.ioError, "cannot read '\(path)'")
+        }
+        let head = (try? fh.read(upToCount: 4)) ?? Data()
+        try? fh.close()
+        guard head.count == 4, head[0] == 0x50, head[1] == 0x4B, head[2] == 0x03 || head[2] == 0x05 else {
+            throw QuireError(.notAPackage, "'\(path)' is not a Quire package (not a zip archive)")
+        }
+        let archive: Archive
+        do {
+            archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+        } catch {
+            throw QuireError(.corruptPackage, "'\(path)' is damaged or truncated (\(error))")
+        }
+        var out: [String: Data] = [:]
+        var total = 0
+        var count = 0
+        for entry in archive {
+            count += 1
+            guard count <= limits.maxEntries else {
+                throw QuireError(.archiveTooLarge, "'\(path)' has more than \(limits.maxEntries) entries (content-package.max-entries)")
+            }
+            let name = entry.path
+            guard isSafeEntryPath(name) else {
+                throw QuireError(.unsafeArchive, "'\(path)' has an unsafe entry path '\(name)'")
+            }
+            switch entry.type {
+            case .directory: continue
+            case .symlink: throw QuireError(.unsafeArchive, "'\(path)' has a symbolic link entry '\(name)'")
+            case .file: break
+            }
+            guard out[name] == nil else { throw QuireError(.corruptPackage, "'\(path)' has two entries named '\(name)'") }
+            let declared = entry.uncompressedSize
+            guard declared <= UInt64(limits.maxEntrySize), total + Int(declared) <= limits.maxTotalSize else {
+                throw QuireError(.archiveTooLarge, "'\(path)': entry '\(name)' would exceed the size limits (content-package.max-uncompressed-size)")
+            }
+            var data = Data()
+            data.reserveCapacity(Int(declared))
+            let cap = Int(declared)
+            do {
+                _ = try archive.extract(entry, bufferSize: 1 << 16) { chunk in
+                    guard data.count + chunk.count <= cap else {
+                        throw QuireError(.archiveTooLarge, "'\(path)': entry '\(name)' inflates beyond its declared size")
+                    }
+                    data.append(chunk)
+                }
+            } catch let e as QuireError {
+                throw e
+            } catch Archive.ArchiveError.invalidCRC32 {
+                throw QuireError(.corruptPackage, "'\(path)': entry '\(name)' is corrupted (CRC mismatch)")
+            } catch {
+                throw QuireError(.corruptPackage, "'\(path)': entry '\(name)' cannot be read (\(error))")
+            }
+            guard data.count == cap else {
+                throw QuireError(.corruptPackage, "'\(path)': entry '\(name)' is shorter than declared")
+            }
+            total += data.count
+            out[name] = data
+        }
+        return out
+    }
+
+    /// Builds a zip archive in memory.
+    static func makeArchive(_ entries: [(String, Data)], compress: Bool) throws -> Data {
+        do {
+            let archive = try Archive(data: Data(), accessMode: .create)
+            let date = Date(timeIntervalSince1970: 1_700_000_000)
+            for (name, data) in entries {
+                try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count), modificationDate: date,
+                                     compressionMethod: compress ? .deflate : .none, bufferSize: max(1 << 16, min(data.count, 1 << 22))) { pos, size in
+                    data.subdata(in: Int(pos)..<Int(pos) + size)
+                }
+            }
+            guard let d = archive.data else { throw QuireError(.ioError, "archive could not be built") }
+            return d
+        } catch let e as QuireError { throw e } catch {
+            throw QuireError(.ioError, "archive could not be built: \(error)")
+        }
+    }
+
+    // MARK: content level
+
+    static func encode(_ c: PackageContent) throws -> [(String, Data)] {
+        var entries: [(String, Data)] = []
+        var partsJSON: [JSONValue] = []
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for p in c.parts {
+            let dir = "parts/\(p.id)/"
+            partsJSON.append(.object(["id": .string(p.id), "type": .string(p.type), "path": .string(dir)]))
+            let partInfo: JSONValue = .object([
+                "id": .string(p.id), "type": .string(p.type), "rootId": .string(p.rootId),
+                "nextStroke": .number(Double(p.nextStroke)), "nextBlock": .number(Double(p.nextBlock)),
+                "metadata": .object(p.metadata.snapshot().mapValues(\.json)),
+            ])
+            entries.append((dir + "part.json", Data(partInfo.serialized().utf8)))
+            entries.append((dir + "strokes.bin", StrokeCodec.encode(p.orderedStrokes)))
+            entries.append((dir + "blocks.json", try enc.encode(p.blocksInTreeOrder())))
+            for (name, data) in p.images.sorted(by: { $0.key < $1.key }) { entries.append((dir + name, data)) }
+        }
+        let manifest: JSONValue = .object([
+            "format": .string(formatName),
+            "formatVersion": .string("\(majorVersion).\(minorVersion)"),
+            "packageId": .string(c.packageId),
+            "revision": .number(Double(c.revision)),
+            "parts": .array(partsJSON),
+            "createdBy": .string("Quire \(QuireVersion.string)"),
+        ])
+        entries.insert(("manifest.json", Data(manifest.serialized(pretty: true).utf8)), at: 0)
+        entries.insert(("metadata.json", Data(JSONValue.object(c.metadata.snapshot().mapValues(\.json)).serialized().utf8)), at: 1)
+        return entries
+    }
+
+    /// Reads the manifest alone (used to compare an archive's revision with the temp folder's).
+    static func manifestInfo(_ entries: [String: Data], source: String) throws -> (packageId: String, revision: Int, major: Int) {
+        guard let m = entries["manifest.json"] else {
+            throw QuireError(.notAPackage, "\(source) is a zip archive but not a Quire package (no manifest.json)")
+        }
+        let json = try JSONValue.parse(m, what: "\(source) manifest.json")
+        guard case .object = json else { throw QuireError(.corruptPackage, "\(source): manifest.json is not an object") }
+        guard json["format"]?.stringValue == formatName else {
+            throw QuireError(.notAPackage, "\(source): manifest.json field 'format' must be \"\(formatName)\"")
+        }
+        guard let ver = json["formatVersion"]?.stringValue else {
+            throw QuireError(.corruptPackage, "\(source): manifest.json field 'formatVersion' is missing or not a string")
+        }
+        guard let major = Int(ver.split(separator: ".").first ?? "") else {
+            throw QuireError(.corruptPackage, "\(source): manifest.json field 'formatVersion' ('\(ver)') is not MAJOR.MINOR")
+        }
+        guard major <= majorVersion else {
+            throw QuireError(.unsupportedVersion, "\(source) uses package format \(ver); this Quire reads format \(majorVersion).x: please update Quire")
+        }
+        guard let pid = json["packageId"]?.stringValue, !pid.isEmpty else {
+            throw QuireError(.corruptPackage, "\(source): manifest.json field 'packageId' is missing or not a string")
+        }
+        guard let rev = json["revision"]?.intValue, rev >= 0 else {
+            throw QuireError(.corruptPackage, "\(source): manifest.json field 'revision' is missing or not a non-negative integer")
+        }
+        return (pid, rev, major)
+    }
+
+    static func decode(_ entries: [String: Data], source: String) throws -> PackageContent {
+        let info = try manifestInfo(entries, source: source)
+        let manifest = try JSONValue.parse(entries["manifest.json"]!, what: "\(source) manifest.json")
+        guard let parts = manifest["parts"]?.arrayValue else {
+            throw QuireError(.corruptPackage, "\(source): manifest.json field 'parts' is missing or not an array")
+        }
+        let metadata = try decodeParameters(entries["metadata.json"], what: "\(source) metadata.json")
+        var models: [PartModel] = []
+        var seen = Set<String>()
+        for (i, pj) in parts.enumerated() {
+            guard let id = pj["id"]?.stringValue, !id.isEmpty, isSafeEntryPath(id), !id.contains("/"),
+                  let type = pj["type"]?.stringValue else {
+                throw QuireError(.corruptPackage, "\(source): manifest.json parts[\(i)] needs string fields 'id' and 'type'")
+            }
+            guard PartModel.rootBlockType[type] != nil else {
+                throw QuireError(.corruptPackage, "\(source): part '\(id)' has unknown type '\(type)'")
+            }
+            guard seen.insert(id).inserted else { throw QuireError(.corruptPackage, "\(source): part id '\(id)' appears twice") }
+            models.append(try decodePart(id: id, type: type, entries: entries, source: source))
+        }
+        return PackageContent(packageId: info.packageId, revision: info.revision, metadata: metadata, parts: models)
+    }
+
+    static func decodeParameters(_ data: Data?, what: String) throws -> ParameterSet {
+        let p = ParameterSet()
+        guard let data else { return p }
+        guard let s = String(data: data, encoding: .utf8) else { throw QuireError(.corruptPackage, "\(what) is not UTF-8") }
+        do { try p.inject(json: s) } catch let e as QuireError {
+            throw QuireError(.corruptPackage, "\(what): \(e.message)")
+        }
+        return p
+    }
+
+    static func decodePart(id: String, type: String, entries: [String: Data], source: String) throws -> PartModel {
+        let dir = "parts/\(id)/"
+        let what = "\(source) part '\(id)'"
+        guard let infoData = entries[dir + "part.json"] else { throw QuireError(.corruptPackage, "\(what): part.json is missing") }
+        let info = try JSONValue.parse(infoData, what: "\(what) part.json")
+        guard let rootId = info["rootId"]?.stringValue, let ns = info["nextStroke"]?.intValue, let nb = info["nextBlock"]?.intValue else {
+            throw QuireError(.corruptPackage, "\(what): part.json needs 'rootId' (string), 'nextStroke' and 'nextBlock' (integers)")
+        }
+        let meta = ParameterSet()
+        if let m = info["metadata"] {
+            guard case .object = m else { throw QuireError(.corruptPackage, "\(what): part.json 'metadata' is not an object") }
+            do { try meta.inject(json: m.serialized()) } catch let e as QuireError {
+                throw QuireError(.corruptPackage, "\(what) metadata: \(e.message)")
+            }
+        }
+        let strokes = try entries[dir + "strokes.bin"].map { try StrokeCodec.decode($0, what: "\(what) strokes.bin") } ?? []
+        guard let blocksData = entries[dir + "blocks.json"] else { throw QuireError(.corruptPackage, "\(what): blocks.json is missing") }
+        let blocks: [BlockData]
+        do { blocks = try JSONDecoder().decode([BlockData].self, from: blocksData) } catch {
+            throw QuireError(.corruptPackage, "\(what): blocks.json is malformed (\(describe(error)))")
+        }
+        var byId: [String: BlockData] = [:]
+        for b in blocks {
+            guard byId.updateValue(b, forKey: b.id) == nil else { throw QuireError(.corruptPackage, "\(what): block id '\(b.id)' appears twice") }
+            guard BlockData.types.contains(b.type) else { throw QuireError(.corruptPackage, "\(what): block '\(b.id)' has unknown type '\(b.type)'") }
+        }
+        guard let root = byId[rootId], root.type == PartModel.rootBlockType[type] else {
+            throw QuireError(.corruptPackage, "\(what): root block '\(rootId)' is missing or of the wrong type")
+        }
+        for b in blocks {
+            for c in b.childIds where byId[c]?.parentId != b.id {
+                throw QuireError(.corruptPackage, "\(what): block '\(b.id)' lists child '\(c)' that does not point back")
+            }
+        }
+        var images: [String: Data] = [:]
+        for b in blocks {
+            if let img = b.image {
+                guard isSafeEntryPath(img.entry), img.entry.hasPrefix("images/"), let d = entries[dir + img.entry] else {
+                    throw QuireError(.corruptPackage, "\(what): image '\(img.entry)' of block '\(b.id)' is missing")
+                }
+                images[img.entry] = d
+            }
+        }
+        for s in strokes {
+            if let bid = s.blockId, byId[bid] == nil {
+                throw QuireError(.corruptPackage, "\(what): stroke '\(s.id)' belongs to missing block '\(bid)'")
+            }
+        }
+        return PartModel(id: id, type: type, metadata: meta, strokes: strokes, blocks: blocks, rootId: rootId,
+                         images: images, nextStroke: Int64(ns), nextBlock: Int64(nb))
+    }
+
+    static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let k, let ctx): "missing field '\(k.stringValue)' at \(ctx.codingPath.map(\.stringValue).joined(separator: "."))"
+        case DecodingError.typeMismatch(_, let ctx): "wrong type at \(ctx.codingPath.map(\.stringValue).joined(separator: "."))"
+        case DecodingError.valueNotFound(_, let ctx): "missing value at \(ctx.codingPath.map(\.stringValue).joined(separator: "."))"
+        case DecodingError.dataCorrupted(let ctx): "invalid data at \(ctx.codingPath.map(\.stringValue).joined(separator: ".")): \(ctx.debugDescription)"
+        default: "\(error)"
+        }
+    }
+}
+
+/// Quire's version.
+public enum QuireVersion {
+    public static let string = "0.1.0"
+}

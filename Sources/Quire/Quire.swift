@@ -1,0 +1,2 @@
+@_exported import InkModel
+@_exported import InkRender

@@ -1,0 +1,2 @@
+import Quire
+print("quire \(QuireVersion.string)")
