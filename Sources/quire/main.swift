@@ -1,2 +1,0 @@
-import Quire
-print("quire \(QuireVersion.string)")
