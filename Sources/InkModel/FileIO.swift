@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// Small POSIX helpers with Quire errors: atomic writes with fsync, file locks.
-enum FileIO {
+public enum FileIO {
     static func errorFor(_ err: Int32, _ what: String, _ path: String) -> QuireError {
         let msg = String(cString: strerror(err))
         switch err {
@@ -18,7 +18,7 @@ enum FileIO {
 
     /// Writes `data` to a sibling temporary file, fsyncs it, renames it over `path` and fsyncs the
     /// directory: a crash at any instant leaves the old file or the new one, never a mix.
-    static func writeAtomically(_ data: Data, to path: String) throws {
+    public static func writeAtomically(_ data: Data, to path: String) throws {
         let url = URL(fileURLWithPath: path)
         let dir = url.deletingLastPathComponent().path
         let tmp = dir + "/." + url.lastPathComponent + ".\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
@@ -69,7 +69,7 @@ enum FileIO {
         return Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
     }
 
-    static func readFile(_ path: String, maxBytes: Int) throws -> Data {
+    public static func readFile(_ path: String, maxBytes: Int) throws -> Data {
         switch kind(path) {
         case .missing: throw QuireError(.fileNotFound, "no such file: '\(path)'")
         case .directory: throw QuireError(.notAFile, "'\(path)' is a directory, not a file")

@@ -1,0 +1,323 @@
+import Foundation
+import InkModel
+
+/// What `copy` puts aside for `paste`: a block with its descendants, strokes and images (values).
+struct ClipboardPayload: Sendable {
+    var blocks: [BlockData]
+    var strokes: [InkStroke]
+    var images: [String: Data]
+}
+
+/// The process-wide clipboard, so a block copied in one editor pastes into another (and another package).
+final class ClipboardStore: @unchecked Sendable {
+    static let shared = ClipboardStore()
+    private let lock = NSLock()
+    private var payload: ClipboardPayload?
+    var value: ClipboardPayload? {
+        get { lock.withLock { payload } }
+        set { lock.withLock { payload = newValue } }
+    }
+}
+
+extension Editor {
+    static func recognizable(_ type: String) -> Bool { type == "Text" || type == "Math" }
+
+    /// Block types `addBlock` accepts (Text Document parts only).
+    public var supportedAddBlockTypes: [String] {
+        attached?.type == "Text Document" ? ["Text", "Math", "Drawing", "Diagram", "Raw Content"] : []
+    }
+
+    func requireTextDocument(_ what: String) throws -> PartModel {
+        let m = try requirePart()
+        guard m.type == "Text Document" else {
+            throw QuireError(.unsupportedOperation, "\(what) works in Text Document parts only (this part is \(m.type))")
+        }
+        return m
+    }
+
+    func defaultSize(_ type: String, at x: Double) -> (Double, Double) {
+        let spacing = guideSpacing
+        switch type {
+        case "Text": return (max(30, pageWidth - x - 5), 2 * spacing)
+        case "Math": return (min(120, max(30, pageWidth - x - 5)), 3 * spacing)
+        case "Drawing", "Diagram": return (min(120, max(30, pageWidth - x - 5)), 80)
+        default: return (min(120, max(30, pageWidth - x - 5)), 40)
+        }
+    }
+
+    func insertBlock(_ b: BlockData, extra: [Change] = [], model m: PartModel) -> ContentBlock {
+        var root = m.root
+        let old = root
+        root.childIds.append(b.id)
+        var t = Transaction()
+        t.changes = [.block(old: nil, new: b)] + extra + [.block(old: old, new: root)]
+        commit(t, affecting: [b.id])
+        relayout(anchor: b.id, model: m)
+        return ContentBlock(id: b.id, editor: self, model: m)
+    }
+
+    /// Adds an empty block at a view point.
+    @discardableResult
+    public func addBlock(at point: Point, type: String) throws -> ContentBlock {
+        let m = try requireTextDocument("addBlock")
+        guard ["Text", "Math", "Drawing", "Diagram", "Raw Content"].contains(type) else {
+            throw QuireError(.invalidBlockType, "cannot add a block of type '\(type)'; supported: \(supportedAddBlockTypes.joined(separator: ", "))")
+        }
+        guard point.x.isFinite, point.y.isFinite else { throw QuireError(.invalidArgument, "addBlock: point must be finite") }
+        let p = toModel(point.x, point.y)
+        let x = max(0, p.x), y = max(0, type == "Text" ? (p.y / guideSpacing).rounded(.down) * guideSpacing : p.y)
+        let (w, h) = defaultSize(type, at: x)
+        return insertBlock(BlockData(id: m.makeBlockId(), type: type, box: Rect(x: x, y: y, width: w, height: h), parentId: m.rootId), model: m)
+    }
+
+    /// Adds a block holding imported typed content (text/plain into a Text block).
+    @discardableResult
+    public func addBlock(at point: Point, type: String, mimeType: MimeType, data: String) throws -> ContentBlock {
+        let m = try requireTextDocument("addBlock")
+        guard type == "Text" || type == "Math" else {
+            throw QuireError(.invalidBlockType, "typed content can be imported into Text or Math blocks, not '\(type)'")
+        }
+        guard mimeType == .text else {
+            throw QuireError(.unsupportedOperation, "importing \(mimeType.typeName) into a \(type) block is not supported (text/plain is)")
+        }
+        guard point.x.isFinite, point.y.isFinite else { throw QuireError(.invalidArgument, "addBlock: point must be finite") }
+        let p = toModel(point.x, point.y)
+        let x = max(0, p.x), y = max(0, (p.y / guideSpacing).rounded(.down) * guideSpacing)
+        let (w, _) = defaultSize(type, at: x)
+        let lines = max(1, data.split(separator: "\n", omittingEmptySubsequences: false).count)
+        var b = BlockData(id: m.makeBlockId(), type: type, box: Rect(x: x, y: y, width: w, height: Double(lines + 1) * guideSpacing), parentId: m.rootId)
+        b.text = data
+        b.conversion = ConversionState.digitalEdit.rawValue
+        b.words = Self.typedWords(data)
+        return insertBlock(b, model: m)
+    }
+
+    static func typedWords(_ text: String) -> [RecognizedWord] {
+        var out: [RecognizedWord] = []
+        for (li, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            for w in line.split(separator: " ") { out.append(RecognizedWord(label: String(w), candidates: [Candidate(label: String(w), score: 1)], line: li)) }
+        }
+        return out
+    }
+
+    /// Adds a PNG or JPEG image, copied into the package. A missing, unreadable, malformed or
+    /// oversized file throws and adds nothing.
+    @discardableResult
+    public func addImage(at point: Point, file: String, mimeType: MimeType) throws -> ContentBlock {
+        let m = try requireTextDocument("addImage")
+        guard mimeType == .png || mimeType == .jpeg else {
+            throw QuireError(.imageError, "images must be image/png or image/jpeg, not \(mimeType.typeName)")
+        }
+        guard point.x.isFinite, point.y.isFinite else { throw QuireError(.invalidArgument, "addImage: point must be finite") }
+        let maxBytes = Int((try? configuration.getNumber("image.max-file-size", default: Double(32 << 20))) ?? Double(32 << 20))
+        let data: Data
+        do { data = try FileIO.readFile(file, maxBytes: maxBytes) } catch let e as QuireError {
+            throw QuireError(.imageError, "cannot add image '\(file)': \(e.message)")
+        }
+        let maxPixels = (try? configuration.getNumber("image.max-pixels", default: 40_000_000)) ?? 40_000_000
+        let size = try ImageHeader.size(of: data, mimeType: mimeType, file: file)
+        guard Double(size.width) * Double(size.height) <= maxPixels else {
+            throw QuireError(.imageError, "image '\(file)' is \(size.width)x\(size.height) pixels, more than image.max-pixels (\(Int(maxPixels)))")
+        }
+        let p = toModel(point.x, point.y)
+        let x = max(0, p.x), y = max(0, p.y)
+        let w = min(max(20, pageWidth - x - 5), Double(size.width) * 25.4 / 96)
+        let h = w * Double(size.height) / Double(size.width)
+        let entry = "images/\(m.makeBlockId())." + (mimeType == .png ? "png" : "jpg")
+        let b = BlockData(id: m.makeBlockId(), type: "Image", box: Rect(x: x, y: y, width: w, height: h), parentId: m.rootId,
+                          image: ImageRef(entry: entry, mimeType: mimeType.typeName, pixelWidth: size.width, pixelHeight: size.height))
+        return insertBlock(b, extra: [.image(entry: entry, old: nil, new: data)], model: m)
+    }
+
+    /// The top-most block at a view point: a child block of a Text Document, else the root block.
+    public func hitBlock(at point: Point) -> ContentBlock? {
+        guard let m = attached?.model, point.x.isFinite, point.y.isFinite else { return nil }
+        let p = toModel(point.x, point.y)
+        if let b = topBlock(atModel: p, model: m) { return ContentBlock(id: b.id, editor: self, model: m) }
+        return m.type == "Text Document" ? nil : rootBlock
+    }
+
+    /// Changes that remove a block, its descendants, their strokes and images.
+    func removalChanges(_ id: String, model m: PartModel) -> [Change] {
+        guard let b = m.blocks[id] else { return [] }
+        var out: [Change] = []
+        for c in b.childIds { out += removalChanges(c, model: m) }
+        for s in m.strokes(inBlock: id) { out.append(.stroke(old: s, new: nil)) }
+        if let img = b.image { out.append(.image(entry: img.entry, old: m.images[img.entry], new: nil)) }
+        out.append(.block(old: b, new: nil))
+        return out
+    }
+
+    public func removeBlock(_ block: ContentBlock) throws {
+        let m = try requirePart()
+        let b = try block.checkValid()
+        guard b.id != m.rootId, let parentId = b.parentId, var parent = m.blocks[parentId] else {
+            throw QuireError(.unsupportedOperation, "the root block cannot be removed (use clear)")
+        }
+        let old = parent
+        parent.childIds.removeAll { $0 == b.id }
+        var t = Transaction()
+        t.changes = removalChanges(b.id, model: m) + [.block(old: old, new: parent)]
+        commit(t, affecting: [parentId])
+    }
+
+    /// Moves a block (and its ink) by a model-millimetre offset; later blocks flow down.
+    func moveBlock(id: String, dx: Double, dy: Double, model m: PartModel) throws {
+        guard let b = m.blocks[id], id != m.rootId else { throw QuireError(.invalidBlock, "no movable block '\(id)'") }
+        var nb = b
+        nb.box = b.box.offsetBy(dx: dx, dy: dy)
+        nb.box.x = max(0, nb.box.x); nb.box.y = max(0, nb.box.y)
+        let rdx = nb.box.x - b.box.x, rdy = nb.box.y - b.box.y
+        var t = Transaction()
+        t.changes.append(.block(old: b, new: nb))
+        for s in m.strokes(inBlock: id) { t.changes.append(.stroke(old: s, new: s.translated(dx: rdx, dy: rdy))) }
+        commit(t, affecting: [id])
+        relayout(anchor: id, model: m)
+    }
+
+    /// Moves a block to a new top-left position (view pixels), e.g. at the end of a touch drag.
+    public func moveBlock(_ block: ContentBlock, to point: Point) throws {
+        let m = try requireTextDocument("moveBlock")
+        let b = try block.checkValid()
+        let p = toModel(point.x, point.y)
+        try moveBlock(id: b.id, dx: p.x - b.box.x, dy: p.y - b.box.y, model: m)
+    }
+
+    /// Pushes blocks down so none overlap; the anchor (just added or changed) keeps its place.
+    /// The moves join the last undo step so undo restores the whole change at once.
+    func relayout(anchor: String?, model m: PartModel) {
+        let gap = (try? configuration.getNumber("text-document.block-spacing", default: 4)) ?? 4
+        var order = m.root.childIds.compactMap { m.blocks[$0] }.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }
+        if let a = anchor, let i = order.firstIndex(where: { $0.id == a }) { order.insert(order.remove(at: i), at: 0) }
+        var placed: [Rect] = []
+        var changes: [Change] = []
+        for b in order {
+            var box = b.box
+            var moved = true
+            while moved {
+                moved = false
+                for r in placed where r.intersects(box.insetBy(dx: 0, dy: -gap / 2 + 0.001)) {
+                    box.y = r.maxY + gap
+                    moved = true
+                }
+            }
+            placed.append(box)
+            if box != b.box {
+                var nb = b
+                nb.box = box
+                changes.append(.block(old: b, new: nb))
+                for s in m.strokes(inBlock: b.id) { changes.append(.stroke(old: s, new: s.translated(dx: 0, dy: box.y - b.box.y))) }
+            }
+        }
+        guard !changes.isEmpty else { return }
+        var dirty = Rect.zero
+        for c in changes { dirty = dirty.union(apply(c, to: m)) }
+        if var last = undoStack.popLast() { last.changes += changes; undoStack.append(last) } else { undoStack.append(Transaction(changes: changes)) }
+        finishChange(blockIds: [], dirty: dirty, model: m)
+    }
+
+    /// Puts a block (with its ink and images) on Quire's clipboard.
+    public func copy(_ block: ContentBlock) throws {
+        let m = try requirePart()
+        let b = try block.checkValid()
+        guard b.id != m.rootId else { throw QuireError(.unsupportedOperation, "the root block cannot be copied; copy its children") }
+        var blocks: [BlockData] = [], strokes: [InkStroke] = [], images: [String: Data] = [:]
+        func visit(_ id: String) {
+            guard let d = m.blocks[id] else { return }
+            blocks.append(d)
+            strokes += m.strokes(inBlock: id)
+            if let img = d.image { images[img.entry] = m.images[img.entry] }
+            d.childIds.forEach(visit)
+        }
+        visit(b.id)
+        ClipboardStore.shared.value = ClipboardPayload(blocks: blocks, strokes: strokes, images: images)
+    }
+
+    /// True when there is something to paste.
+    public var canPaste: Bool { ClipboardStore.shared.value != nil }
+
+    /// Pastes the clipboard's block at a view point: a deep copy with new ids (Text Document only).
+    public func paste(at point: Point) throws {
+        let m = try requireTextDocument("paste")
+        guard let payload = ClipboardStore.shared.value, let top = payload.blocks.first else {
+            throw QuireError(.unsupportedOperation, "nothing to paste")
+        }
+        guard point.x.isFinite, point.y.isFinite else { throw QuireError(.invalidArgument, "paste: point must be finite") }
+        let p = toModel(point.x, point.y)
+        let dx = max(0, p.x) - top.box.x, dy = max(0, p.y) - top.box.y
+        var ids: [String: String] = [:]
+        for b in payload.blocks { ids[b.id] = m.makeBlockId() }
+        var strokeIds: [String: String] = [:]
+        for s in payload.strokes { strokeIds[s.id] = m.makeStrokeId() }
+        var changes: [Change] = []
+        var seq = m.nextSeq()
+        for b in payload.blocks {
+            var nb = b
+            nb.id = ids[b.id]!
+            nb.parentId = b.id == top.id ? m.rootId : b.parentId.flatMap { ids[$0] }
+            nb.childIds = b.childIds.compactMap { ids[$0] }
+            nb.box = b.box.offsetBy(dx: dx, dy: dy)
+            nb.words = b.words.map { w in
+                var w = w
+                w.box = w.box.offsetBy(dx: dx, dy: dy)
+                w.strokeIds = w.strokeIds.compactMap { strokeIds[$0] }
+                w.chars = w.chars.map { var c = $0; c.box = c.box.offsetBy(dx: dx, dy: dy); c.strokeIds = c.strokeIds.compactMap { strokeIds[$0] }; return c }
+                return w
+            }
+            if let img = b.image {
+                let entry = "images/\(nb.id)." + (img.mimeType == MimeType.png.typeName ? "png" : "jpg")
+                nb.image?.entry = entry
+                changes.append(.image(entry: entry, old: nil, new: payload.images[img.entry]))
+            }
+            changes.append(.block(old: nil, new: nb))
+        }
+        for s in payload.strokes {
+            var ns = s.translated(dx: dx, dy: dy)
+            ns.id = strokeIds[s.id]!
+            ns.blockId = s.blockId.flatMap { ids[$0] }
+            ns.seq = seq
+            seq += 1
+            changes.append(.stroke(old: nil, new: ns))
+        }
+        let newTop = ids[top.id]!
+        var root = m.root
+        let old = root
+        root.childIds.append(newTop)
+        changes.append(.block(old: old, new: root))
+        commit(Transaction(changes: changes), affecting: [newTop])
+        relayout(anchor: newTop, model: m)
+    }
+}
+
+/// Reads image dimensions from PNG and JPEG headers without decoding pixels.
+enum ImageHeader {
+    static func size(of d: Data, mimeType: MimeType, file: String) throws -> (width: Int, height: Int) {
+        let b = [UInt8](d)
+        func bad(_ why: String) -> QuireError { QuireError(.imageError, "image '\(file)' is unreadable: \(why)") }
+        if mimeType == .png {
+            guard b.count >= 33, b[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], b[12..<16] == [0x49, 0x48, 0x44, 0x52] else {
+                throw bad("not a PNG file")
+            }
+            let w = Int(b[16]) << 24 | Int(b[17]) << 16 | Int(b[18]) << 8 | Int(b[19])
+            let h = Int(b[20]) << 24 | Int(b[21]) << 16 | Int(b[22]) << 8 | Int(b[23])
+            guard w > 0, h > 0 else { throw bad("zero size") }
+            return (w, h)
+        }
+        guard b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 else { throw bad("not a JPEG file") }
+        var i = 2
+        while i + 9 < b.count {
+            guard b[i] == 0xFF else { throw bad("corrupt JPEG marker") }
+            let marker = b[i + 1]
+            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { i += 2; continue }
+            let len = Int(b[i + 2]) << 8 | Int(b[i + 3])
+            guard len >= 2 else { throw bad("corrupt JPEG segment") }
+            if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC {
+                let h = Int(b[i + 5]) << 8 | Int(b[i + 6]), w = Int(b[i + 7]) << 8 | Int(b[i + 8])
+                guard w > 0, h > 0 else { throw bad("zero size") }
+                return (w, h)
+            }
+            i += 2 + len
+        }
+        throw bad("no frame header")
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import InkModel
+
+/// What the editor asks a recognizer to read: one block's ink (values, safe to send to a worker).
+public struct RecognitionRequest: Sendable {
+    public var blockId: String
+    public var blockType: String
+    public var box: Rect
+    public var strokes: [InkStroke]
+    /// Baseline spacing in mm when guides are on (lines sit on multiples of it from the block top).
+    public var guideSpacing: Double?
+    /// `text.configuration.*` values of the editor at the time of the request.
+    public var options: [String: String]
+}
+
+/// Turns a block's ink into words with candidates and character boxes. Called on a worker thread.
+public protocol InkRecognizer: AnyObject, Sendable {
+    func recognize(_ request: RecognitionRequest) throws -> [RecognizedWord]
+}
+
+/// Runs recognition jobs on one background queue and keeps their results until the editor's
+/// thread applies them (the model is never touched off that thread).
+final class RecognitionQueue: @unchecked Sendable {
+    struct Result { var blockId: String; var version: String; var words: [RecognizedWord]?; var error: String? }
+    private let queue = DispatchQueue(label: "quire.recognition", qos: .userInitiated)
+    private let group = DispatchGroup()
+    private let lock = NSLock()
+    private var results: [Result] = []
+    private var inFlight = 0
+    private var generation = 0
+    /// Called on the worker when a result is ready (the window uses it to wake its loop).
+    var onResult: (@Sendable () -> Void)?
+
+    func submit(_ req: RecognitionRequest, version: String, recognizer: InkRecognizer) {
+        let gen = lock.withLock { inFlight += 1; return generation }
+        group.enter()
+        queue.async { [self] in
+            defer { group.leave() }
+            var r = Result(blockId: req.blockId, version: version, words: nil, error: nil)
+            do { r.words = try recognizer.recognize(req) } catch let e as QuireError { r.error = e.message } catch { r.error = "\(error)" }
+            let cb: (@Sendable () -> Void)? = lock.withLock {
+                inFlight -= 1
+                if gen == generation { results.append(r) }
+                return onResult
+            }
+            cb?()
+        }
+    }
+
+    func drain() -> [Result] { lock.withLock { defer { results.removeAll() }; return results } }
+    var isIdle: Bool { lock.withLock { inFlight == 0 && results.isEmpty } }
+    func waitIdle() { group.wait() }
+    func cancelAll() { lock.withLock { generation += 1; results.removeAll() } }
+}
+
+extension Editor {
+    static func inkVersion(_ strokes: [InkStroke]) -> String {
+        strokes.map { "\($0.id)@\($0.xs.first ?? 0),\($0.ys.first ?? 0)" }.joined(separator: ";")
+    }
+
+    func scheduleRecognition(blockId: String) {
+        guard let recognizer, let m = attached?.model, let b = m.blocks[blockId] else { return }
+        let strokes = m.strokes(inBlock: blockId)
+        var options: [String: String] = [:]
+        for k in ["bundle", "name", "lexicon", "charset", "regex"] {
+            options[k] = (try? configuration.getString("text.configuration." + k, default: "")) ?? ""
+        }
+        let guides = (try? configuration.getBoolean("text.guides.enable", default: true)) ?? true
+        let req = RecognitionRequest(blockId: blockId, blockType: b.type, box: b.box, strokes: strokes,
+                                     guideSpacing: guides ? guideSpacing : nil, options: options)
+        recognition.submit(req, version: Self.inkVersion(strokes), recognizer: recognizer)
+    }
+
+    /// A callback run on the recognition worker whenever a result is ready; the application
+    /// then calls `processPendingResults()` on the editor's thread.
+    public var onRecognitionResult: (@Sendable () -> Void)? {
+        get { recognition.onResult }
+        set { recognition.onResult = newValue }
+    }
+
+    /// Applies finished recognition results to the model (on the caller's, i.e. the editor's, thread).
+    public func processPendingResults() {
+        guard let m = attached?.model else { _ = recognition.drain(); return }
+        var changed: [String] = []
+        for r in recognition.drain() {
+            guard var b = m.blocks[r.blockId], Self.inkVersion(m.strokes(inBlock: r.blockId)) == r.version else { continue }
+            if let words = r.words {
+                guard b.conversion == ConversionState.handwriting.rawValue || b.text == nil else { continue }
+                b.words = words
+                m.setBlock(b)
+                changed.append(b.id)
+            } else if let e = r.error {
+                notifyError(blockId: r.blockId, code: .recognitionError, message: e)
+            }
+        }
+        if !changed.isEmpty {
+            renderer?.invalidate(nil)
+            notify { $0.contentChanged(self, blockIds: changed) }
+        }
+    }
+
+    /// True when no recognition is running or waiting to be applied.
+    public var isIdle: Bool { recognition.isIdle }
+
+    /// Waits for background recognition and applies its results. Throws if called from a delegate
+    /// callback (it would deadlock the editor's thread).
+    public func waitForIdle() throws {
+        guard callbackDepth == 0 else {
+            throw QuireError(.busy, "waitForIdle() cannot be called from inside an editor delegate callback")
+        }
+        recognition.waitIdle()
+        processPendingResults()
+    }
+
+    /// Replaces the ink of a block (nil = every Text and Math block of the part) by typeset text
+    /// built from its recognition results, as one undoable step.
+    public func convert(_ block: ContentBlock?, targetState: ConversionState) throws {
+        let m = try requirePart()
+        if let block { _ = try block.checkValid() }
+        guard targetState != .handwriting else { return }
+        try waitForIdle()
+        var targets: [BlockData] = []
+        if let block, let b = block.data {
+            func collect(_ d: BlockData) {
+                if Self.recognizable(d.type) { targets.append(d) }
+                d.childIds.compactMap { m.blocks[$0] }.forEach(collect)
+            }
+            collect(b)
+        } else {
+            targets = m.blocksInTreeOrder().filter { Self.recognizable($0.type) }
+        }
+        var t = Transaction()
+        var ids: [String] = []
+        for b in targets {
+            let strokes = m.strokes(inBlock: b.id)
+            guard !strokes.isEmpty || b.text != nil else { continue }
+            var nb = b
+            nb.text = Self.plainText(of: b)
+            nb.conversion = targetState.rawValue
+            if targetState == .digitalPublish { nb.words = Self.typedWords(nb.text ?? "") }
+            for s in strokes { t.changes.append(.stroke(old: s, new: nil)) }
+            nb.words = nb.words.map { var w = $0; w.strokeIds = []; w.chars = w.chars.map { var c = $0; c.strokeIds = []; return c }; return w }
+            t.changes.append(.block(old: b, new: nb))
+            ids.append(b.id)
+        }
+        commit(t, affecting: ids)
+    }
+
+    /// The words a block shows, with the chosen candidate of each.
+    public func candidates(blockId: String, wordIndex: Int) throws -> [Candidate] {
+        let m = try requirePart()
+        guard let b = m.blocks[blockId], b.words.indices.contains(wordIndex) else {
+            throw QuireError(.invalidArgument, "no word \(wordIndex) in block '\(blockId)'")
+        }
+        return b.words[wordIndex].candidates
+    }
+}
