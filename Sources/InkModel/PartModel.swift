@@ -48,14 +48,16 @@ public final class PartModel {
         self.id = id; self.type = type; self.metadata = metadata; self.rootId = rootId
         self.images = images; self.nextStroke = nextStroke; self.nextBlock = nextBlock
         for b in blocks { self.blocks[b.id] = b }
-        for s in strokes { self.strokes[s.id] = s; strokeIdsByBlock[s.blockId ?? rootId, default: []].insert(s.id) }
+        for s in strokes { self.strokes[s.id] = s; strokeIdsByBlock[s.blockId ?? rootId, default: []].insert(s.id); maxSeq = max(maxSeq, s.seq) }
     }
 
     public var root: BlockData { blocks[rootId]! }
 
     public func makeStrokeId() -> String { defer { nextStroke += 1 }; return "s\(nextStroke)" }
     public func makeBlockId() -> String { defer { nextBlock += 1 }; return "b\(nextBlock)" }
-    public func nextSeq() -> Int64 { (strokes.values.map(\.seq).max() ?? 0) + 1 }
+    private var maxSeq: Int64 = 0
+    /// A sequence number above every stroke's (kept incrementally: this runs on every pen-up).
+    public func nextSeq() -> Int64 { maxSeq + 1 }
 
     /// Marks the part changed (metadata edits and similar go through here).
     public func touch() { revision &+= 1 }
@@ -66,6 +68,7 @@ public final class PartModel {
         if let old = strokes[s.id] { strokeIdsByBlock[old.blockId ?? rootId]?.remove(old.id) }
         strokes[s.id] = s
         strokeIdsByBlock[s.blockId ?? rootId, default: []].insert(s.id)
+        maxSeq = max(maxSeq, s.seq)
         revision &+= 1
     }
 

@@ -250,7 +250,14 @@ public final class Editor {
     public var canRedo: Bool { !redoStack.isEmpty }
 
     /// Undoes the last model change (a stroke, an erase, a block operation, a conversion...).
+    /// Undo, redo and clear first roll back strokes in progress: an erase half done must not
+    /// interleave with the history.
+    func cancelActivePointers() {
+        for id in Array(pointers.keys) { try? pointerCancel(pointerId: id) }
+    }
+
     public func undo() {
+        cancelActivePointers()
         guard let m = attached?.model, let t = undoStack.popLast() else { return }
         var dirty = Rect.zero
         for c in t.changes.reversed() { dirty = dirty.union(apply(c.inverse, to: m)) }
@@ -259,6 +266,7 @@ public final class Editor {
     }
 
     public func redo() {
+        cancelActivePointers()
         guard let m = attached?.model, let t = redoStack.popLast() else { return }
         var dirty = Rect.zero
         for c in t.changes { dirty = dirty.union(apply(c, to: m)) }
@@ -268,6 +276,7 @@ public final class Editor {
 
     /// Removes all content of the part (one undoable step).
     public func clear() {
+        cancelActivePointers()
         guard let m = attached?.model else { return }
         var t = Transaction()
         for s in m.orderedStrokes { t.changes.append(.stroke(old: s, new: nil)) }
