@@ -1,0 +1,229 @@
+import Foundation
+
+/// A matrix of per-frame log-probabilities (frames x classes, row major); class 0 is the CTC blank.
+public struct LogProbMatrix: Sendable {
+    public var values: [Float]
+    public var frames: Int
+    public var classes: Int
+    public init(values: [Float], frames: Int, classes: Int) {
+        precondition(values.count == frames * classes, "values.count must equal frames * classes")
+        self.values = values
+        self.frames = frames
+        self.classes = classes
+    }
+    @inline(__always) func at(_ t: Int, _ c: Int) -> Float { values[t * classes + c] }
+}
+
+/// One decoded hypothesis: class indices, the frame where each was first emitted, the log score.
+public struct DecodedPath: Sendable, Equatable {
+    public var classes: [Int]
+    public var frames: [Int]
+    public var score: Double
+}
+
+/// How a lexicon constrains the beam search.
+struct WordConstraint {
+    let lexicon: Lexicon
+    let spaceClass: Int
+    let classByte: [UInt8]  // class -> ASCII byte (lower-cased), 0 for blank
+    let leading: Set<UInt8>
+    let trailing: Set<UInt8>
+    let numeric: Set<UInt8>
+
+    let classCase: [Int8]   // class -> 1 upper-case letter, -1 lower-case letter, 0 other
+
+    // State encoding: node << 3 | phase. Phases: 0 before a word (root), 1 inside a lower-case word
+    // (or after a capital first letter), 2 after a single upper-case first letter, 5 inside an ALL-CAPS
+    // word, 3 trailing punctuation after a complete word, 4 a number token. Words match the lexicon
+    // case-insensitively but must be lower case, Capitalised or ALL CAPS.
+    static let initial = 0
+
+    init(lexicon: Lexicon, charset: [Character]) {
+        self.lexicon = lexicon
+        spaceClass = (charset.firstIndex(of: " ") ?? -1) + 1
+        classByte = [0] + charset.map { c in
+            let l = c.lowercased()
+            return l.utf8.count == 1 ? l.utf8.first! : 0
+        }
+        classCase = [0] + charset.map { c in c.isUppercase ? 1 : (c.isLowercase ? -1 : 0) }
+        leading = Set("(\"'[".utf8)
+        trailing = Set(".,;:!?)\"'".utf8)
+        numeric = Set("0123456789.,-/:$%+#".utf8)
+    }
+
+    func isAccepting(_ s: Int) -> Bool {
+        switch s & 7 {
+        case 1, 2, 5: return lexicon.terminal[s >> 3]
+        case 3, 4: return true
+        default: return false
+        }
+    }
+
+    func advance(_ s: Int, _ cls: Int) -> Int? {
+        if cls == spaceClass { return isAccepting(s) ? 0 : nil }
+        let b = classByte[cls]
+        if b == 0 { return nil }
+        let phase = s & 7, node = Int32(s >> 3)
+        let letterCase = classCase[cls]
+        switch phase {
+        case 0:
+            if let nx = lexicon.child(0, b) { return Int(nx) << 3 | (letterCase == 1 ? 2 : 1) }
+            if b >= 48 && b <= 57 { return 4 }
+            if leading.contains(b) { return 0 }
+            if trailing.contains(b) { return 3 }  // lone punctuation token
+            return nil
+        case 1, 2, 5:
+            if let nx = lexicon.child(node, b) {
+                var next = phase
+                if phase == 2 && letterCase != 0 { next = letterCase == 1 ? 5 : 1 }
+                if next == 1 && letterCase == 1 { return nil }
+                if next == 5 && letterCase == -1 { return nil }
+                return Int(nx) << 3 | next
+            }
+            if lexicon.terminal[Int(node)] && trailing.contains(b) { return 3 }
+            return nil
+        case 3:
+            return trailing.contains(b) ? 3 : nil
+        default:
+            return numeric.contains(b) ? 4 : nil
+        }
+    }
+}
+
+@inline(__always)
+func logAdd(_ a: Double, _ b: Double) -> Double {
+    if a == -.infinity { return b }
+    if b == -.infinity { return a }
+    return a > b ? a + log1p(exp(b - a)) : b + log1p(exp(a - b))
+}
+
+enum CTCDecoder {
+    /// Best path: argmax per frame, repeats collapsed, blanks removed.
+    static func greedy(_ m: LogProbMatrix, frames range: Range<Int>? = nil) -> DecodedPath {
+        let r = range ?? 0 ..< m.frames
+        var classes: [Int] = [], frames: [Int] = []
+        var last = 0
+        var score = 0.0
+        for t in r {
+            var best = 0
+            var bv = m.at(t, 0)
+            for c in 1 ..< m.classes where m.at(t, c) > bv {
+                bv = m.at(t, c)
+                best = c
+            }
+            score += Double(bv)
+            if best != 0 && best != last {
+                classes.append(best)
+                frames.append(t)
+            }
+            last = best
+        }
+        return DecodedPath(classes: classes, frames: frames, score: score)
+    }
+
+    private struct Node {
+        var parent: Int
+        var cls: Int
+        var frame: Int
+        var state: Int
+        var depth: Int
+    }
+
+    private struct Beam {
+        var node: Int
+        var pb: Double
+        var pnb: Double
+        var total: Double { logAdd(pb, pnb) }
+    }
+
+    /// CTC prefix beam search. `allowed[c]` masks classes; `constraint` (optional) restricts words to a
+    /// lexicon. Returns up to `nBest` paths, best first; with a constraint only complete words end a path.
+    static func beamSearch(_ m: LogProbMatrix, frames range: Range<Int>? = nil, beamWidth: Int, nBest: Int,
+                           allowed: [Bool]?, constraint: WordConstraint?, allowSpace: Bool = true,
+                           prune: Float = 12) -> [DecodedPath] {
+        let r = range ?? 0 ..< m.frames
+        let width = max(1, beamWidth)
+        var nodes: [Node] = [Node(parent: -1, cls: 0, frame: -1, state: WordConstraint.initial, depth: 0)]
+        var childIndex: [Int: Int] = [:]  // (node * classes + cls) -> child node
+        var beams = [Beam(node: 0, pb: 0, pnb: -.infinity)]
+        var next: [Int: Beam] = [:]
+        var candidates: [Int] = []
+        let spaceClass = constraint?.spaceClass ?? 1
+        for t in r {
+            next.removeAll(keepingCapacity: true)
+            // candidate classes at this frame
+            var best: Float = -.infinity
+            for c in 0 ..< m.classes { best = max(best, m.at(t, c)) }
+            candidates.removeAll(keepingCapacity: true)
+            for c in 1 ..< m.classes where m.at(t, c) >= best - prune {
+                if let a = allowed, !a[c] { continue }
+                if !allowSpace && c == spaceClass { continue }
+                candidates.append(c)
+            }
+            let blank = Double(m.at(t, 0))
+            for b in beams {
+                let total = b.total
+                let node = nodes[b.node]
+                // stay with a blank
+                var e = next[b.node] ?? Beam(node: b.node, pb: -.infinity, pnb: -.infinity)
+                e.pb = logAdd(e.pb, total + blank)
+                // repeat of the last class, collapsed
+                if node.cls != 0 {
+                    e.pnb = logAdd(e.pnb, b.pnb + Double(m.at(t, node.cls)))
+                }
+                next[b.node] = e
+                for c in candidates {
+                    var state = node.state
+                    if let con = constraint {
+                        guard let s = con.advance(node.state, c) else { continue }
+                        state = s
+                    } else if c == spaceClass && (node.depth == 0 || node.cls == spaceClass) {
+                        continue  // no leading or double spaces
+                    }
+                    let key = b.node * m.classes + c
+                    let child: Int
+                    if let existing = childIndex[key] {
+                        child = existing
+                    } else {
+                        nodes.append(Node(parent: b.node, cls: c, frame: t, state: state, depth: node.depth + 1))
+                        child = nodes.count - 1
+                        childIndex[key] = child
+                    }
+                    let lp = Double(m.at(t, c))
+                    var ce = next[child] ?? Beam(node: child, pb: -.infinity, pnb: -.infinity)
+                    ce.pnb = logAdd(ce.pnb, (c == node.cls ? b.pb : total) + lp)
+                    next[child] = ce
+                }
+            }
+            var all = Array(next.values)
+            if all.count > width {
+                all.sort { $0.total > $1.total }
+                all.removeSubrange(width...)
+            }
+            beams = all
+        }
+        var finals: [(Int, Double)] = []
+        for b in beams {
+            var n = b.node
+            // a trailing space is dropped: score the path of its parent
+            if nodes[n].cls == spaceClass && nodes[n].parent >= 0 { n = nodes[n].parent }
+            if let con = constraint, !con.isAccepting(nodes[n].state), nodes[n].depth > 0 { continue }
+            if let i = finals.firstIndex(where: { $0.0 == n }) {
+                finals[i].1 = logAdd(finals[i].1, b.total)
+            } else {
+                finals.append((n, b.total))
+            }
+        }
+        finals.sort { $0.1 > $1.1 }
+        return finals.prefix(max(1, nBest)).map { (n, score) in
+            var classes: [Int] = [], frames: [Int] = []
+            var k = n
+            while k > 0 {
+                classes.append(nodes[k].cls)
+                frames.append(nodes[k].frame)
+                k = nodes[k].parent
+            }
+            return DecodedPath(classes: classes.reversed(), frames: frames.reversed(), score: score)
+        }
+    }
+}

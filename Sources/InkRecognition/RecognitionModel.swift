@@ -1,0 +1,202 @@
+import Foundation
+
+/// Errors thrown while loading a recognizer weight file (`quire-rec.bin`).
+public enum RecognitionModelError: Error, Equatable, CustomStringConvertible, Sendable {
+    case fileUnreadable(path: String, reason: String)
+    case truncated(expected: Int, actual: Int)
+    case badMagic
+    case unsupportedVersion(Int)
+    case corruptHeader(String)
+    case missingTensor(String)
+    case shapeMismatch(name: String, expected: [Int], actual: [Int])
+
+    public var description: String {
+        switch self {
+        case let .fileUnreadable(path, reason): return "cannot read recognizer model at \(path): \(reason)"
+        case let .truncated(expected, actual): return "recognizer model truncated: need \(expected) bytes, file has \(actual)"
+        case .badMagic: return "not a Quire recognizer model (magic \"QREC\" missing)"
+        case let .unsupportedVersion(v): return "unsupported recognizer model format version \(v) (supported: \(RecognitionModel.formatVersion))"
+        case let .corruptHeader(why): return "corrupt recognizer model header: \(why)"
+        case let .missingTensor(name): return "recognizer model lacks tensor \(name)"
+        case let .shapeMismatch(name, expected, actual): return "tensor \(name) has shape \(actual), expected \(expected)"
+        }
+    }
+}
+
+/// Preprocessing constants stored in the model header (must equal tools/recognition/data.py).
+public struct PreprocessConfig: Sendable, Equatable {
+    public var minHeightMM: Double
+    public var spacing: Double
+    public var clip: Double
+    public var maxPoints: Int
+    public init(minHeightMM: Double = 4.0, spacing: Double = 0.1, clip: Double = 4.0, maxPoints: Int = 6000) {
+        self.minHeightMM = minHeightMM
+        self.spacing = spacing
+        self.clip = clip
+        self.maxPoints = maxPoints
+    }
+}
+
+struct LSTMDirection: Sendable {
+    let wih: [Float]   // (4H, in) row major
+    let whh: [Float]   // (4H, H)
+    let bias: [Float]  // (4H)
+}
+
+struct LSTMLayer: Sendable {
+    let input: Int
+    let fwd: LSTMDirection
+    let bwd: LSTMDirection
+}
+
+/// A loaded recognizer network (immutable, shareable between threads).
+public final class RecognitionModel: Sendable {
+    public static let formatVersion = 1
+
+    /// Characters of output classes 1...n (class 0 is the CTC blank).
+    public let charset: [Character]
+    public let preprocess: PreprocessConfig
+    /// Training step the weights come from (from the header).
+    public let trainingStep: Int
+    public let parameterCount: Int
+    let numFeatures: Int
+    let convChannels: Int
+    let convKernel: Int
+    let convWeight: [Float]  // (C, F, K)
+    let convBias: [Float]
+    let hidden: Int
+    let layers: [LSTMLayer]
+    let outWeight: [Float]  // (classes, 2H)
+    let outBias: [Float]
+    var numClasses: Int { charset.count + 1 }
+
+    /// Loads a `quire-rec.bin` file. Throws `RecognitionModelError` for missing, truncated, corrupt or
+    /// wrong-version files.
+    public convenience init(contentsOf url: URL) throws {
+        let bytes: Data
+        do {
+            bytes = try Data(contentsOf: url)
+        } catch {
+            throw RecognitionModelError.fileUnreadable(path: url.path, reason: error.localizedDescription)
+        }
+        try self.init(data: bytes)
+    }
+
+    public init(data: Data) throws {
+        let bytes = [UInt8](data)
+        guard bytes.count >= 12 else { throw RecognitionModelError.truncated(expected: 12, actual: bytes.count) }
+        guard bytes[0] == 0x51, bytes[1] == 0x52, bytes[2] == 0x45, bytes[3] == 0x43 else {
+            throw RecognitionModelError.badMagic
+        }
+        func u32(_ o: Int) -> Int {
+            Int(bytes[o]) | Int(bytes[o + 1]) << 8 | Int(bytes[o + 2]) << 16 | Int(bytes[o + 3]) << 24
+        }
+        let version = u32(4)
+        guard version == RecognitionModel.formatVersion else { throw RecognitionModelError.unsupportedVersion(version) }
+        let headerLength = u32(8)
+        guard headerLength > 0, headerLength < 1 << 26 else { throw RecognitionModelError.corruptHeader("header length \(headerLength)") }
+        guard bytes.count >= 12 + headerLength else {
+            throw RecognitionModelError.truncated(expected: 12 + headerLength, actual: bytes.count)
+        }
+        let headerData = Data(bytes[12 ..< 12 + headerLength])
+        guard let header = (try? JSONSerialization.jsonObject(with: headerData)) as? [String: Any] else {
+            throw RecognitionModelError.corruptHeader("header is not a JSON object")
+        }
+        let dataStart = (12 + headerLength + 15) / 16 * 16
+        guard let dataBytes = header["data_bytes"] as? Int, dataBytes >= 0 else {
+            throw RecognitionModelError.corruptHeader("data_bytes missing")
+        }
+        guard bytes.count >= dataStart + dataBytes else {
+            throw RecognitionModelError.truncated(expected: dataStart + dataBytes, actual: bytes.count)
+        }
+        guard let charsetString = header["charset"] as? String, !charsetString.isEmpty else {
+            throw RecognitionModelError.corruptHeader("charset missing")
+        }
+        guard let config = header["config"] as? [String: Any],
+              let channels = config["conv_channels"] as? Int, let kernel = config["conv_kernel"] as? Int,
+              let hidden = config["hidden"] as? Int, let layerCount = config["layers"] as? Int,
+              channels > 0, kernel > 0, kernel % 2 == 1, hidden > 0, (1 ... 8).contains(layerCount)
+        else { throw RecognitionModelError.corruptHeader("config missing or invalid") }
+        guard let pre = header["preprocess"] as? [String: Any],
+              let minH = (pre["min_height_mm"] as? NSNumber)?.doubleValue,
+              let spacing = (pre["spacing"] as? NSNumber)?.doubleValue,
+              let clip = (pre["clip"] as? NSNumber)?.doubleValue,
+              let nf = pre["num_features"] as? Int, let maxPoints = pre["max_points"] as? Int,
+              spacing > 0, minH >= 0, clip > 0, nf == 4, maxPoints > 0
+        else { throw RecognitionModelError.corruptHeader("preprocess constants missing or invalid") }
+        guard let table = header["tensors"] as? [[String: Any]] else {
+            throw RecognitionModelError.corruptHeader("tensor table missing")
+        }
+        var entries: [String: (shape: [Int], offset: Int, count: Int)] = [:]
+        for t in table {
+            guard let name = t["name"] as? String, let shape = t["shape"] as? [Int], let offset = t["offset"] as? Int,
+                  let count = t["count"] as? Int, (t["dtype"] as? String) == "f16",
+                  offset >= 0, count >= 0, offset + 2 * count <= dataBytes, shape.reduce(1, *) == count
+            else { throw RecognitionModelError.corruptHeader("bad tensor entry \(t["name"] ?? "?")") }
+            entries[name] = (shape, offset, count)
+        }
+        func tensor(_ name: String, _ shape: [Int]) throws -> [Float] {
+            guard let e = entries[name] else { throw RecognitionModelError.missingTensor(name) }
+            guard e.shape == shape else { throw RecognitionModelError.shapeMismatch(name: name, expected: shape, actual: e.shape) }
+            var out = [Float](repeating: 0, count: e.count)
+            let base = dataStart + e.offset
+            for i in 0 ..< e.count {
+                let lo = UInt16(bytes[base + 2 * i]), hi = UInt16(bytes[base + 2 * i + 1])
+                out[i] = halfToFloat(lo | hi << 8)
+            }
+            return out
+        }
+        let classes = charsetString.count + 1
+        self.charset = Array(charsetString)
+        self.preprocess = PreprocessConfig(minHeightMM: minH, spacing: spacing, clip: clip, maxPoints: maxPoints)
+        self.trainingStep = ((header["training"] as? [String: Any])?["step"] as? Int) ?? 0
+        self.numFeatures = nf
+        self.convChannels = channels
+        self.convKernel = kernel
+        self.convWeight = try tensor("conv.weight", [channels, nf, kernel])
+        self.convBias = try tensor("conv.bias", [channels])
+        self.hidden = hidden
+        var layers: [LSTMLayer] = []
+        var input = channels
+        for l in 0 ..< layerCount {
+            func dir(_ d: String) throws -> LSTMDirection {
+                LSTMDirection(wih: try tensor("lstm\(l).\(d).w_ih", [4 * hidden, input]),
+                              whh: try tensor("lstm\(l).\(d).w_hh", [4 * hidden, hidden]),
+                              bias: try tensor("lstm\(l).\(d).bias", [4 * hidden]))
+            }
+            layers.append(LSTMLayer(input: input, fwd: try dir("fwd"), bwd: try dir("bwd")))
+            input = 2 * hidden
+        }
+        self.layers = layers
+        self.outWeight = try tensor("out.weight", [classes, 2 * hidden])
+        self.outBias = try tensor("out.bias", [classes])
+        self.parameterCount = entries.values.reduce(0) { $0 + $1.count }
+        for w in [convWeight, convBias, outWeight, outBias] where !w.allSatisfy({ $0.isFinite }) {
+            throw RecognitionModelError.corruptHeader("non-finite weights")
+        }
+    }
+
+    /// Runs the network on a feature sequence (`count` x 4, row major: dx, dy, pen_up, y).
+    /// Returns log-probabilities, (T' x classes) row major, T' = (count - 1) / 2 + 1.
+    public func logProbabilities(features: [Float], count: Int) -> [Float] {
+        guard count > 0, features.count >= count * numFeatures else { return [] }
+        return features.withUnsafeBufferPointer { Network.forward(model: self, features: $0, count: count) }
+    }
+
+    public func outputLength(forInputLength n: Int) -> Int { n <= 0 ? 0 : (n - 1) / 2 + 1 }
+}
+
+/// IEEE 754 binary16 -> Float.
+@inline(__always)
+func halfToFloat(_ h: UInt16) -> Float {
+    let sign = UInt32(h & 0x8000) << 16
+    let exp = Int((h >> 10) & 0x1F)
+    let frac = UInt32(h & 0x3FF)
+    if exp == 0 {
+        if frac == 0 { return Float(bitPattern: sign) }
+        let v = Float(frac) * Float(bitPattern: 0x3380_0000)  // 2^-24
+        return sign != 0 ? -v : v
+    }
+    if exp == 31 { return Float(bitPattern: sign | 0x7F80_0000 | frac << 13) }
+    return Float(bitPattern: sign | UInt32(exp - 15 + 127) << 23 | frac << 13)
+}

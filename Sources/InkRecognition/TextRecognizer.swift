@@ -1,0 +1,278 @@
+import Foundation
+
+/// An axis-aligned box in the caller's units (millimetres, y down).
+public struct BoundingBox: Sendable, Equatable {
+    public var minX: Double, minY: Double, maxX: Double, maxY: Double
+    public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
+    }
+    public var width: Double { maxX - minX }
+    public var height: Double { maxY - minY }
+    static func around(_ pts: some Sequence<SIMD2<Double>>) -> BoundingBox? {
+        var b: BoundingBox?
+        for p in pts {
+            if var c = b {
+                c.minX = min(c.minX, p.x); c.minY = min(c.minY, p.y)
+                c.maxX = max(c.maxX, p.x); c.maxY = max(c.maxY, p.y)
+                b = c
+            } else {
+                b = BoundingBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)
+            }
+        }
+        return b
+    }
+    func union(_ o: BoundingBox) -> BoundingBox {
+        BoundingBox(minX: min(minX, o.minX), minY: min(minY, o.minY), maxX: max(maxX, o.maxX), maxY: max(maxY, o.maxY))
+    }
+}
+
+/// A transcription and its log-probability score (higher is better; with `LexiconMode.prefer`, lexicon
+/// readings include the per-word bonus).
+public struct Candidate: Sendable, Equatable {
+    public var text: String
+    public var score: Double
+    public init(text: String, score: Double) { self.text = text; self.score = score }
+}
+
+public struct CharacterResult: Sendable, Equatable {
+    public var character: Character
+    public var box: BoundingBox
+}
+
+public struct WordResult: Sendable {
+    public var text: String
+    /// Alternatives for this word, best first (the first equals `text`).
+    public var candidates: [Candidate]
+    public var box: BoundingBox
+    public var characters: [CharacterResult]
+    /// Indices into the `strokes` argument of `recognize` of the strokes this word uses.
+    public var strokeIndices: [Int]
+}
+
+public struct RecognitionResult: Sendable {
+    public var text: String
+    /// Line-level alternatives, best first.
+    public var candidates: [Candidate]
+    public var words: [WordResult]
+    public static let empty = RecognitionResult(text: "", candidates: [], words: [])
+}
+
+/// How the lexicon is used.
+public enum LexiconMode: Sendable, Equatable {
+    /// Ignore the lexicon.
+    case off
+    /// Prefer lexicon words: a lexicon transcription wins unless the free one is more likely by more
+    /// than `tolerancePerWord` nats per word.
+    case prefer(tolerancePerWord: Double)
+    /// Only lexicon words (and numbers / punctuation tokens).
+    case require
+}
+
+public struct RecognitionOptions: Sendable {
+    /// Characters the output may contain (nil: the whole character set).
+    public var allowedCharacters: Set<Character>?
+    /// A regular expression (NSRegularExpression syntax) the whole result must match; candidates that
+    /// do not match are discarded.
+    public var regularExpression: String?
+    /// A custom word list; used instead of the recognizer's lexicon when set.
+    public var wordList: [String]?
+    public var lexiconMode: LexiconMode
+    public var beamWidth: Int
+    public var nBest: Int
+    /// false when the strokes are not in millimetres (normalise by height only).
+    public var inMillimetres: Bool
+
+    public init(allowedCharacters: Set<Character>? = nil, regularExpression: String? = nil,
+                wordList: [String]? = nil, lexiconMode: LexiconMode = .prefer(tolerancePerWord: 3.0),
+                beamWidth: Int = 16, nBest: Int = 5, inMillimetres: Bool = true) {
+        self.allowedCharacters = allowedCharacters
+        self.regularExpression = regularExpression
+        self.wordList = wordList
+        self.lexiconMode = lexiconMode
+        self.beamWidth = beamWidth
+        self.nBest = nBest
+        self.inMillimetres = inMillimetres
+    }
+
+    public static let digits: Set<Character> = Set("0123456789")
+    public static let upperCase: Set<Character> = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    public static let lowerCase: Set<Character> = Set("abcdefghijklmnopqrstuvwxyz")
+    /// Digits only (no lexicon).
+    public static var digitsOnly: RecognitionOptions { RecognitionOptions(allowedCharacters: digits, lexiconMode: .off) }
+    /// Upper-case letters and spaces (lexicon preferred).
+    public static var upperCaseOnly: RecognitionOptions {
+        RecognitionOptions(allowedCharacters: upperCase.union([" "]))
+    }
+}
+
+/// Recognizes handwritten text from pen strokes. Thread-safe; each call runs on the calling thread.
+public final class TextRecognizer: Sendable {
+    public let model: RecognitionModel
+    public let lexicon: Lexicon?
+
+    public init(model: RecognitionModel, lexicon: Lexicon? = nil) {
+        self.model = model
+        self.lexicon = lexicon
+    }
+
+    /// Network output for strokes (millimetres, y down), or nil for unusable input.
+    public func logProbabilities(strokes: [[SIMD2<Double>]], inMillimetres: Bool = true) -> (LogProbMatrix, PreprocessedInk)? {
+        guard let ink = Preprocessor.prepare(strokes: strokes, config: model.preprocess, inMillimetres: inMillimetres),
+              ink.count > 0 else { return nil }
+        let lp = model.logProbabilities(features: ink.features, count: ink.count)
+        let frames = model.outputLength(forInputLength: ink.count)
+        guard lp.count == frames * model.numClasses, lp.allSatisfy({ $0.isFinite }) else { return nil }
+        return (LogProbMatrix(values: lp, frames: frames, classes: model.numClasses), ink)
+    }
+
+    /// Recognizes strokes given in millimetres with y pointing down. Bad input (no strokes, no finite
+    /// point, absurdly long ink) yields `RecognitionResult.empty`.
+    public func recognize(strokes: [[SIMD2<Double>]], options: RecognitionOptions = RecognitionOptions()) -> RecognitionResult {
+        guard let (m, ink) = logProbabilities(strokes: strokes, inMillimetres: options.inMillimetres) else { return .empty }
+        return decode(m, ink: ink, options: options)
+    }
+
+    /// Decodes a log-probability matrix (exposed for tests and tools). `ink` supplies boxes and strokes.
+    public func decode(_ m: LogProbMatrix, ink: PreprocessedInk?, options: RecognitionOptions) -> RecognitionResult {
+        let charset = model.charset
+        guard m.classes == charset.count + 1, m.frames > 0 else { return .empty }
+        var allowed: [Bool]? = nil
+        if let set = options.allowedCharacters {
+            allowed = [true] + charset.map { set.contains($0) }
+        }
+        let spaceAllowed = allowed.map { a in charset.firstIndex(of: " ").map { a[$0 + 1] } ?? false } ?? true
+        var lex: Lexicon? = lexicon
+        if let list = options.wordList { lex = Lexicon(words: list) }
+        if options.lexiconMode == .off { lex = nil }
+        let constraint = lex.map { WordConstraint(lexicon: $0, charset: charset) }
+        var regex: NSRegularExpression?
+        if let pattern = options.regularExpression {
+            regex = try? NSRegularExpression(pattern: "^(?:" + pattern + ")$")
+            if regex == nil { return .empty }
+        }
+        let width = max(1, min(options.beamWidth, 256)) * (regex == nil ? 1 : 4)
+        let nBest = max(1, min(options.nBest, 64))
+        let wantPaths = regex == nil ? nBest : width
+
+        func text(_ p: DecodedPath) -> String { String(p.classes.map { charset[$0 - 1] }) }
+        func matches(_ s: String) -> Bool {
+            guard let r = regex else { return true }
+            return r.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
+        }
+
+        let free = CTCDecoder.beamSearch(m, beamWidth: width, nBest: wantPaths, allowed: allowed, constraint: nil,
+                                         allowSpace: spaceAllowed)
+        var paths = free
+        if let con = constraint {
+            let constrained = CTCDecoder.beamSearch(m, beamWidth: width, nBest: wantPaths, allowed: allowed,
+                                                    constraint: con, allowSpace: spaceAllowed)
+            switch options.lexiconMode {
+            case .require:
+                paths = constrained
+            case let .prefer(tol):
+                // Rank both lists together; a lexicon reading gets a bonus of `tol` nats per word.
+                let bonus = constrained.map { p -> DecodedPath in
+                    var q = p
+                    q.score += tol * Double(max(1, text(p).split(separator: " ").count))
+                    return q
+                }
+                paths = (bonus + free).sorted { $0.score > $1.score }
+            case .off:
+                break
+            }
+        }
+        var seen = Set<String>()
+        var chosen: [DecodedPath] = []
+        for p in paths {
+            let s = text(p)
+            if seen.contains(s) || !matches(s) { continue }
+            seen.insert(s)
+            chosen.append(p)
+        }
+        guard let best = chosen.first else { return .empty }
+        let candidates = chosen.prefix(nBest).map { Candidate(text: text($0), score: $0.score) }
+        let words = segmentWords(best, m: m, ink: ink, allowed: allowed, constraint: constraint,
+                                 mode: options.lexiconMode, nBest: nBest, width: max(4, width / 2), matchesAll: regex == nil)
+        return RecognitionResult(text: text(best), candidates: Array(candidates), words: words)
+    }
+
+    private func segmentWords(_ best: DecodedPath, m: LogProbMatrix, ink: PreprocessedInk?, allowed: [Bool]?,
+                              constraint: WordConstraint?, mode: LexiconMode, nBest: Int, width: Int,
+                              matchesAll: Bool) -> [WordResult] {
+        let charset = model.charset
+        let spaceClass = (charset.firstIndex(of: " ") ?? -1) + 1
+        // Group characters into words at spaces; frame range of character i: [frame_i, frame_{i+1}).
+        var groups: [[Int]] = [[]]
+        for (i, c) in best.classes.enumerated() {
+            if c == spaceClass { groups.append([]) } else { groups[groups.count - 1].append(i) }
+        }
+        let n = best.classes.count
+        func charEnd(_ i: Int) -> Int { i + 1 < n ? best.frames[i + 1] : m.frames }
+        var words: [WordResult] = []
+        var wordFrames: [Range<Int>] = []
+        for g in groups where !g.isEmpty {
+            let lo = g.first! == 0 ? 0 : best.frames[g.first!]
+            let hi = charEnd(g.last!)
+            let range = lo ..< max(lo + 1, hi)
+            let wordText = String(g.map { charset[best.classes[$0] - 1] })
+            var cands = [Candidate(text: wordText, score: 0)]
+            if nBest > 1 {
+                var alts = CTCDecoder.beamSearch(m, frames: range, beamWidth: width, nBest: nBest, allowed: allowed,
+                                                 constraint: nil, allowSpace: false)
+                if let con = constraint, mode != .off {
+                    alts += CTCDecoder.beamSearch(m, frames: range, beamWidth: width, nBest: nBest, allowed: allowed,
+                                                  constraint: con, allowSpace: false)
+                }
+                alts.sort { $0.score > $1.score }
+                if let own = alts.first(where: { String($0.classes.map { charset[$0 - 1] }) == wordText }) {
+                    cands[0].score = own.score
+                } else {
+                    cands[0].score = alts.first?.score ?? 0
+                }
+                for a in alts {
+                    let s = String(a.classes.map { charset[$0 - 1] })
+                    if !cands.contains(where: { $0.text == s }) && cands.count < nBest { cands.append(Candidate(text: s, score: a.score)) }
+                }
+            }
+            var chars: [CharacterResult] = []
+            if let ink {
+                for i in g {
+                    let r = best.frames[i] ..< max(best.frames[i] + 1, charEnd(i))
+                    if let box = box(frames: r, ink: ink) {
+                        chars.append(CharacterResult(character: charset[best.classes[i] - 1], box: box))
+                    }
+                }
+            }
+            words.append(WordResult(text: wordText, candidates: cands,
+                                    box: ink.flatMap { box(frames: range, ink: $0) } ?? BoundingBox(minX: 0, minY: 0, maxX: 0, maxY: 0),
+                                    characters: chars, strokeIndices: []))
+            wordFrames.append(range)
+        }
+        // Assign each stroke to the word holding most of its resampled points.
+        if let ink, !words.isEmpty {
+            var votes: [Int: [Int: Int]] = [:]  // stroke -> word -> count
+            for (w, r) in wordFrames.enumerated() {
+                for f in r {
+                    for p in [2 * f, 2 * f + 1] where p < ink.count {
+                        votes[ink.strokeIndex[p], default: [:]][w, default: 0] += 1
+                    }
+                }
+            }
+            for (stroke, v) in votes {
+                if let w = v.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) })?.key {
+                    words[w].strokeIndices.append(stroke)
+                }
+            }
+            for w in words.indices {
+                words[w].strokeIndices.sort()
+            }
+        }
+        return words
+    }
+
+    private func box(frames r: Range<Int>, ink: PreprocessedInk) -> BoundingBox? {
+        let lo = max(0, 2 * r.lowerBound), hi = min(ink.count, 2 * r.upperBound)
+        guard lo < hi else { return nil }
+        return BoundingBox.around(ink.points[lo ..< hi])
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import InkModel
+
+/// Figures printed by `RenderBenchmark.run` (milliseconds).
+public struct RenderBenchmarkResult: Sendable {
+    public var strokes: Int
+    public var points: Int
+    public var viewWidth: Int
+    public var viewHeight: Int
+    public var fullRedrawMs: Double
+    public var partialRedrawMs: Double
+    public var livePointP50Ms: Double
+    public var livePointP99Ms: Double
+    public var livePoints: Int
+    public var exportPNGMs: Double
+    public var exportPNGBytes: Int
+    public var exportPDFMs: Double
+    public var exportPDFBytes: Int
+}
+
+/// The renderer benchmark behind `quire bench render`.
+public enum RenderBenchmark {
+    /// A deterministic page of handwriting-like strokes with pressure (a few highlighter ones),
+    /// spread over `width` x `height` millimetres.
+    public static func makePage(strokes: Int = 10_000, pointsPerStroke: Int = 100, width: Double = 480, height: Double = 270) -> PartModel {
+        // "Drawing" needs no layout; the model cannot refuse a known part type.
+        let part = try! PartModel(id: "bench", type: "Drawing")
+        var rng = SplitMix64(seed: 42)
+        for i in 0..<strokes {
+            var x = rng.next(in: 5...(width - 20)), y = rng.next(in: 5...(height - 10))
+            var heading = rng.next(in: 0...(2 * Double.pi))
+            let turn = rng.next(in: -0.25...0.25)
+            var samples: [InkSample] = []
+            samples.reserveCapacity(pointsPerStroke)
+            for j in 0..<pointsPerStroke {
+                let phase = Double(j) / Double(max(pointsPerStroke - 1, 1))
+                samples.append(InkSample(x: x, y: y, t: Int64(i * 2000 + j * 8), f: 0.35 + 0.5 * sin(Double.pi * phase)))
+                heading += turn + 0.6 * sin(Double(j) * 0.35)
+                x += 0.15 * cos(heading); y += 0.15 * sin(heading)
+            }
+            let tool = i % 50 == 49 ? "highlighter" : "pen"
+            part.insertStroke(InkStroke(id: "s\(i)", tool: tool, seq: Int64(i), samples: samples))
+        }
+        return part
+    }
+
+    /// Runs the benchmark and reports each figure through `log` as it is measured.
+    @discardableResult
+    public static func run(strokes: Int = 10_000, pointsPerStroke: Int = 100, livePoints: Int = 400,
+                           log: (String) -> Void = { print($0) }) throws -> RenderBenchmarkResult {
+        let clock = ContinuousClock()
+        func ms(_ d: Duration) -> Double {
+            Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+        }
+        let start = clock.now
+        let part = makePage(strokes: strokes, pointsPerStroke: pointsPerStroke)
+        log("page: \(part.strokes.count) strokes, \(part.pointCount) points (built in \(String(format: "%.0f", ms(clock.now - start))) ms)")
+        let state = RenderState(transform: Transform(scale: 4, tx: 0, ty: 0), viewWidth: 1920, viewHeight: 1080,
+                                guides: false, pressure: true)
+        let renderer = CairoRenderer(theme: .builtIn)
+        let window = try CairoSurface(width: state.viewWidth, height: state.viewHeight)
+
+        var full: [Double] = []
+        for _ in 0..<3 {
+            renderer.invalidate(nil)
+            let t0 = clock.now
+            if let r = renderer.render(part: part, state: state) { renderer.composite(into: window, rect: r) }
+            full.append(ms(clock.now - t0))
+        }
+        let fullMs = full.sorted()[full.count / 2]
+        log(String(format: "full redraw %dx%d: %.1f ms (median of 3)", state.viewWidth, state.viewHeight, fullMs))
+
+        var partial: [Double] = []
+        for i in 0..<10 {
+            renderer.invalidate(Rect(x: Double(100 + i * 150), y: 400, width: 200, height: 100))
+            let t0 = clock.now
+            if let r = renderer.render(part: part, state: state) { renderer.composite(into: window, rect: r) }
+            partial.append(ms(clock.now - t0))
+        }
+        let partialMs = partial.sorted()[partial.count / 2]
+        log(String(format: "partial redraw 200x100 px: %.2f ms (median of 10)", partialMs))
+
+        var live = LiveStroke(id: "live", samples: [])
+        var costs: [Double] = []
+        var st = state
+        for j in 0..<livePoints {
+            let a = Double(j) * 0.05
+            live.samples.append(InkSample(x: 100 + Double(j) * 0.25, y: 120 + 8 * sin(a * 3), t: Int64(j * 8), f: 0.5 + 0.3 * sin(a)))
+            st.liveStrokes = [live]
+            let t0 = clock.now
+            if let r = renderer.drawLiveSegment(live, state: st) { renderer.composite(into: window, rect: r) }
+            costs.append(ms(clock.now - t0))
+        }
+        costs.sort()
+        let p50 = costs[costs.count / 2], p99 = costs[min(costs.count - 1, Int(Double(costs.count) * 0.99))]
+        log(String(format: "live point (draw segment + copy to window): p50 %.3f ms, p99 %.3f ms over %d points", p50, p99, livePoints))
+
+        let exporter = Exporter(theme: .builtIn)
+        var t0 = clock.now
+        let png = try exporter.exportPNG(part: part, dpi: 150)
+        let pngMs = ms(clock.now - t0)
+        log(String(format: "export PNG 150 dpi: %.0f ms, %d bytes", pngMs, png.count))
+        t0 = clock.now
+        let pdf = try exporter.exportPDF(part: part)
+        let pdfMs = ms(clock.now - t0)
+        log(String(format: "export PDF: %.0f ms, %d bytes", pdfMs, pdf.count))
+        return RenderBenchmarkResult(strokes: part.strokes.count, points: part.pointCount, viewWidth: state.viewWidth,
+                                     viewHeight: state.viewHeight, fullRedrawMs: fullMs, partialRedrawMs: partialMs,
+                                     livePointP50Ms: p50, livePointP99Ms: p99, livePoints: livePoints,
+                                     exportPNGMs: pngMs, exportPNGBytes: png.count, exportPDFMs: pdfMs, exportPDFBytes: pdf.count)
+    }
+}
+
+/// Small deterministic generator so benchmark pages are identical from run to run.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func next(in r: ClosedRange<Double>) -> Double {
+        r.lowerBound + (r.upperBound - r.lowerBound) * Double(next() >> 11) / Double(1 << 53)
+    }
+}

@@ -1,0 +1,298 @@
+import CCairo
+import Foundation
+import InkModel
+
+/// The window's renderer: a cached page image for committed content plus a layer for live ink.
+///
+/// How the window uses it (all calls but `invalidate` on the thread that owns the model):
+/// - `invalidate(_:)` may come from any thread (editor, recognition worker); rectangles are
+///   coalesced and `onInvalidate` fires so the window can wake its event loop.
+/// - When woken, or after input: `if let r = renderer.render(part:state:) { renderer.composite(into: window, rect: r) }`.
+///   Only damaged rectangles of the page are repainted, and the returned rectangle is all that
+///   needs copying.
+/// - On each pointer move while inking: `if let r = renderer.drawLiveSegment(stroke, state:) { composite(into:rect: r) }`;
+///   this draws just the new piece of the stroke, so a point costs a small rectangle, not a redraw.
+/// - On Expose: `renderer.composite(into: window, rect: exposed)` (no model needed).
+/// Rectangles are in view pixels.
+public final class CairoRenderer: Renderer, @unchecked Sendable {
+    private let lock = NSLock()            // surfaces, page renderer, bookkeeping
+    private let damageLock = NSLock()      // pending damage only, so invalidate never waits on drawing
+    private var pendingFull = true
+    private var pending: [Rect] = []
+    private var onInvalidateStorage: (@Sendable () -> Void)?
+    private var onImageErrorStorage: (@Sendable (String, QuireError) -> Void)?
+
+    private let pageRenderer: PageRenderer
+    private var page: CairoSurface?
+    private var live: CairoSurface?
+    private var frame: CairoSurface?
+    private var lastState: RenderState?
+    private var lastSelection: [Rect] = []
+    private var lastDrag: Rect?
+    private var lasso: [Point] = []
+    /// Per live stroke: how many (deduplicated) points are on the live layer, and their extent.
+    private var liveDrawn: [String: (count: Int, bounds: Rect)] = [:]
+
+    /// Most rectangles kept apart before they are merged into their bounding box.
+    private static let maxRects = 12
+
+    public init(theme: Theme = .default, fontMetrics: CairoFontMetrics = CairoFontMetrics(),
+                maxImagePixels: Int = ImageCodec.defaultMaxPixels) {
+        pageRenderer = PageRenderer(theme: theme, fontMetrics: fontMetrics, maxImagePixels: maxImagePixels)
+        pageRenderer.onImageError = { [weak self] id, e in self?.onImageError?(id, e) }
+    }
+
+    /// Called (on any thread) after `invalidate`; typically writes to a pipe the X loop polls.
+    public var onInvalidate: (@Sendable () -> Void)? {
+        get { damageLock.withLock { onInvalidateStorage } }
+        set { damageLock.withLock { onInvalidateStorage = newValue } }
+    }
+
+    /// Called during `render` when an image block cannot be shown (a placeholder is drawn instead);
+    /// the editor forwards it to its delegates' `onError`.
+    public var onImageError: (@Sendable (String, QuireError) -> Void)? {
+        get { damageLock.withLock { onImageErrorStorage } }
+        set { damageLock.withLock { onImageErrorStorage = newValue } }
+    }
+
+    /// The theme; changing it repaints everything.
+    public var theme: Theme {
+        get { lock.withLock { pageRenderer.theme } }
+        set { lock.withLock { pageRenderer.theme = newValue }; invalidate(nil) }
+    }
+
+    public func invalidate(_ rect: Rect?) {
+        let cb: (@Sendable () -> Void)? = damageLock.withLock {
+            if let r = rect {
+                if !pendingFull, r.width > 0, r.height > 0, r.x.isFinite, r.y.isFinite, r.width.isFinite, r.height.isFinite {
+                    pending = Self.coalesce(pending + [r])
+                }
+            } else {
+                pendingFull = true
+                pending = []
+            }
+            return onInvalidateStorage
+        }
+        cb?()
+    }
+
+    /// Whether `render` has page damage to repaint.
+    public var needsRender: Bool { damageLock.withLock { pendingFull || !pending.isEmpty } }
+
+    /// Merges overlapping rectangles; beyond `maxRects`, everything becomes one bounding box.
+    static func coalesce(_ rects: [Rect]) -> [Rect] {
+        var out: [Rect] = []
+        for r in rects {
+            var cur = r
+            var merged = true
+            while merged {
+                merged = false
+                if let i = out.firstIndex(where: { $0.intersects(cur) }) {
+                    cur = out.remove(at: i).union(cur)
+                    merged = true
+                }
+            }
+            out.append(cur)
+        }
+        if out.count > maxRects { return [out.dropFirst().reduce(out[0]) { $0.union($1) }] }
+        return out
+    }
+
+    private func takeDamage() -> (full: Bool, rects: [Rect]) {
+        damageLock.withLock {
+            defer { pendingFull = false; pending = [] }
+            return (pendingFull, pending)
+        }
+    }
+
+    /// Rounds out to whole pixels and clips to the view.
+    private static func pixelRect(_ r: Rect, _ state: RenderState) -> Rect? {
+        let x0 = max(0, r.x.rounded(.down)), y0 = max(0, r.y.rounded(.down))
+        let x1 = min(Double(state.viewWidth), r.maxX.rounded(.up)), y1 = min(Double(state.viewHeight), r.maxY.rounded(.up))
+        guard x1 > x0, y1 > y0 else { return nil }
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    private func ensureSurfaces(_ state: RenderState) -> Bool {
+        let w = max(1, state.viewWidth), h = max(1, state.viewHeight)
+        if let p = page, p.width == w, p.height == h { return false }
+        guard let p = try? CairoSurface(width: w, height: h), let l = try? CairoSurface(width: w, height: h),
+              let f = try? CairoSurface(width: w, height: h) else { return false }
+        page = p; live = l; frame = f
+        liveDrawn = [:]
+        return true
+    }
+
+    /// Brings the cached page up to date with `part` and `state`: repaints damaged rectangles (from
+    /// `invalidate`, and from changes of view, options, selection, drag, lasso and live strokes).
+    /// Returns the view rectangle to copy to the window with `composite`, or nil if nothing changed.
+    @discardableResult
+    public func render(part: PartModel?, state: RenderState) -> Rect? {
+        lock.lock()
+        defer { lock.unlock() }
+        var full = ensureSurfaces(state)
+        if let last = lastState {
+            if last.transform != state.transform || last.guides != state.guides || last.guideSpacing != state.guideSpacing
+                || last.pressure != state.pressure || last.debugBoxes != state.debugBoxes || last.background != state.background {
+                full = true
+            }
+        } else {
+            full = true
+        }
+        var pageRects: [Rect] = []
+        var frameRects: [Rect] = []
+        // Selection and drag live on the page: damage where they were and where they are now.
+        let sel = part.map { pageRenderer.selectionRects(part: $0, state: state) } ?? []
+        if sel != lastSelection { pageRects += lastSelection + sel }
+        lastSelection = sel
+        var dragRect: Rect?
+        if let part, let id = state.dragBlockId, let e = pageRenderer.subtreeExtent(part, id, pressure: state.pressure) {
+            let moved = e.offsetBy(dx: state.dragOffset.x, dy: state.dragOffset.y)
+            dragRect = state.transform.apply(e.union(moved)).insetBy(dx: -2, dy: -2)
+        }
+        if dragRect != lastDrag { pageRects += [lastDrag, dragRect].compactMap { $0 } }
+        lastDrag = dragRect
+        // The lasso is drawn only when compositing.
+        if state.lasso != lasso {
+            frameRects += [pageRenderer.lassoRect(lasso), pageRenderer.lassoRect(state.lasso)].compactMap { $0 }
+            lasso = state.lasso
+        }
+        // Live strokes that ended (committed or cancelled) leave the live layer; the page shows them now.
+        let liveIds = Set(state.liveStrokes.map(\.id))
+        let gone = liveDrawn.filter { !liveIds.contains($0.key) }
+        if !gone.isEmpty || full {
+            if let l = live {
+                let cr = CairoContext(l)
+                cairo_set_operator(cr.raw, CAIRO_OPERATOR_CLEAR)
+                cairo_paint(cr.raw)
+            }
+            pageRects += gone.values.map(\.bounds)
+            frameRects += liveDrawn.values.map(\.bounds)
+            liveDrawn = [:]
+        }
+        for s in state.liveStrokes {
+            if let r = drawLiveLocked(s, state: state) { frameRects.append(r) }
+        }
+        let damage = takeDamage()
+        full = full || damage.full
+        lastState = state
+        guard let page, let part else {
+            if full, let page {
+                let cr = CairoContext(page)
+                cr.setSource(state.background ?? pageRenderer.theme.background)
+                cairo_paint(cr.raw)
+                return state.viewRect
+            }
+            return Self.union(frameRects + pageRects, state)
+        }
+        var options = DrawOptions()
+        options.overlay = false
+        if full {
+            let cr = CairoContext(page)
+            pageRenderer.draw(cr, part: part, state: state, clip: nil, options: options)
+            page.flush()
+            return state.viewRect
+        }
+        let rects = Self.coalesce(damage.rects + pageRects).compactMap { Self.pixelRect($0, state) }
+        for r in rects {
+            let cr = CairoContext(page)
+            pageRenderer.draw(cr, part: part, state: state, clip: r, options: options)
+        }
+        page.flush()
+        return Self.union(rects + frameRects, state)
+    }
+
+    private static func union(_ rects: [Rect], _ state: RenderState) -> Rect? {
+        guard let first = rects.first else { return nil }
+        return pixelRect(rects.dropFirst().reduce(first) { $0.union($1) }, state)
+    }
+
+    /// Draws whatever part of a live stroke is not on the live layer yet (normally the segment
+    /// ending at its newest point) and returns the view rectangle it touched.
+    @discardableResult
+    public func drawLiveSegment(_ stroke: LiveStroke, state: RenderState) -> Rect? {
+        lock.lock()
+        defer { lock.unlock() }
+        if ensureSurfaces(state) { invalidate(nil) }
+        return drawLiveLocked(stroke, state: state)
+    }
+
+    private func drawLiveLocked(_ stroke: LiveStroke, state: RenderState) -> Rect? {
+        guard let live else { return nil }
+        let pts = InkPath.points(of: stroke.samples)
+        let done = liveDrawn[stroke.id]
+        let n = pts.count
+        guard n > 0, n != done?.count else { return nil }
+        // Redraw the previous segment too: it was drawn before its successor point was known, so
+        // its spline end tangent changes now.
+        let lo = max(0, (done?.count ?? 0) - 2)
+        let theme = pageRenderer.theme
+        let t = state.transform
+        let scale = max(t.scale, 1e-9)
+        let width = theme.width(tool: stroke.tool, width: stroke.width)
+        let color = theme.color(tool: stroke.tool, color: stroke.color)
+        let minWidth = 0.75 / scale
+        let cr = CairoContext(live)
+        let c = cr.raw
+        cr.setMatrix(t)
+        let highlighter = stroke.tool == "highlighter"
+        let alpha = highlighter ? color.a * theme.highlighterAlpha : color.a
+        cairo_set_source_rgba(c, color.r, color.g, color.b, alpha)
+        // SOURCE (not OVER) so overlapping pieces of a translucent stroke do not darken each other.
+        if highlighter { cairo_set_operator(c, CAIRO_OPERATOR_SOURCE) }
+        if InkPath.usesPressure(pts, enabled: state.pressure, tool: stroke.tool) {
+            InkPath.addVariableOutline(c, pts, width: width, scale: scale, from: lo, to: n - 1, minWidth: minWidth)
+            cairo_set_fill_rule(c, CAIRO_FILL_RULE_WINDING)
+            cairo_fill(c)
+        } else {
+            cairo_set_line_width(c, max(width, minWidth))
+            cairo_set_line_cap(c, CAIRO_LINE_CAP_ROUND)
+            cairo_set_line_join(c, CAIRO_LINE_JOIN_ROUND)
+            InkPath.addCenterLine(c, pts, from: lo, to: n - 1)
+            cairo_stroke(c)
+        }
+        let lo2 = max(0, lo - 1)
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for p in pts[lo2..<n] { minX = min(minX, p.x); minY = min(minY, p.y); maxX = max(maxX, p.x); maxY = max(maxY, p.y) }
+        let model = InkPath.inkBounds(Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY),
+                                      width: max(width, minWidth), pressure: state.pressure)
+        let r = t.apply(model).insetBy(dx: -2, dy: -2)
+        liveDrawn[stroke.id] = (n, done.map { $0.bounds.union(r) } ?? r)
+        return Self.pixelRect(r, state)
+    }
+
+    /// Copies the view rectangle `rect` (nil: all) of page + live ink + lasso onto `target`, e.g. the
+    /// window's Xlib surface, then flushes it. Composition happens offscreen first, so the window
+    /// never shows a half-drawn state.
+    public func composite(into target: CairoSurface, rect: Rect? = nil) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let page, let live, let frame else { return }
+        let full = Rect(x: 0, y: 0, width: Double(page.width), height: Double(page.height))
+        let r = rect ?? full
+        let fc = CairoContext(frame)
+        fc.clip(to: r)
+        cairo_set_operator(fc.raw, CAIRO_OPERATOR_SOURCE)
+        cairo_set_source_surface(fc.raw, page.raw, 0, 0)
+        cairo_paint(fc.raw)
+        cairo_set_operator(fc.raw, CAIRO_OPERATOR_OVER)
+        cairo_set_source_surface(fc.raw, live.raw, 0, 0)
+        cairo_paint(fc.raw)
+        pageRenderer.drawLasso(fc, lasso)
+        frame.flush()
+        let tc = CairoContext(target)
+        tc.clip(to: r)
+        cairo_set_operator(tc.raw, CAIRO_OPERATOR_SOURCE)
+        cairo_set_source_surface(tc.raw, frame.raw, 0, 0)
+        cairo_paint(tc.raw)
+        target.flush()
+    }
+
+    /// The current frame (page, live ink, lasso) as pixels; for tests and screenshots.
+    public func frameImage() -> DecodedImage? {
+        let size: (Int, Int)? = lock.withLock { page.map { ($0.width, $0.height) } }
+        guard let (w, h) = size, let s = try? CairoSurface(width: w, height: h) else { return nil }
+        composite(into: s)
+        return DecodedImage(width: w, height: h, pixels: s.argbPixels())
+    }
+}

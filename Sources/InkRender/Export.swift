@@ -1,0 +1,235 @@
+import CCairo
+import Foundation
+import InkModel
+
+/// Options of PNG, JPEG, SVG and PDF export.
+public struct ExportOptions: Sendable, Equatable {
+    /// Baselines of Text blocks in the output (`export.image.guides`, off by default).
+    public var guides: Bool
+    /// Baseline spacing in millimetres (`text.guides.spacing`); also positions typeset text.
+    public var guideSpacing: Double
+    /// Pressure-varying ink width (`renderer.ink.pressure`).
+    public var pressure: Bool
+    /// Page colour; nil uses the theme's. Ignored when `transparent`.
+    public var background: RGBA?
+    /// PNG and vector output without a page colour.
+    public var transparent: Bool
+    /// Space around the content, in millimetres.
+    public var margin: Double
+    /// Cap on the pixels of a raster export.
+    public var maxPixels: Int
+    /// JPEG quality 1...100.
+    public var jpegQuality: Int
+    public init(guides: Bool = false, guideSpacing: Double = 10, pressure: Bool = true, background: RGBA? = nil,
+                transparent: Bool = false, margin: Double = 5, maxPixels: Int = 100_000_000, jpegQuality: Int = 90) {
+        self.guides = guides; self.guideSpacing = guideSpacing; self.pressure = pressure; self.background = background
+        self.transparent = transparent; self.margin = margin; self.maxPixels = maxPixels; self.jpegQuality = jpegQuality
+    }
+}
+
+/// Exports a part, or one block of it, as PNG/JPEG (raster, chosen DPI) or SVG/PDF (vector: ink
+/// as paths, typeset text as text). One page per export. Confined to one thread, like the model.
+public final class Exporter {
+    private let renderer: PageRenderer
+
+    /// Called when an image block is exported as a placeholder because its image cannot be decoded.
+    public var onImageError: ((String, QuireError) -> Void)? {
+        get { renderer.onImageError }
+        set { renderer.onImageError = newValue }
+    }
+
+    public init(theme: Theme = .default, fontMetrics: CairoFontMetrics = CairoFontMetrics(),
+                maxImagePixels: Int = ImageCodec.defaultMaxPixels) {
+        renderer = PageRenderer(theme: theme, fontMetrics: fontMetrics, maxImagePixels: maxImagePixels)
+    }
+
+    /// The exported area in model millimetres: the content of the part (or of block `block` and its
+    /// children) grown by the margin. Throws `invalidBlock` for an unknown block id.
+    public func exportBounds(part: PartModel, block: String? = nil, options: ExportOptions = ExportOptions()) throws -> Rect {
+        let id = block ?? part.rootId
+        guard part.blocks[id] != nil else { throw QuireError(.invalidBlock, "no block '\(id)' in part \(part.id)") }
+        var r = renderer.subtreeExtent(part, id, pressure: options.pressure)
+        if block == nil {
+            // Strokes of deleted blocks are still drawn, so they count.
+            for s in part.strokes.values where s.blockId.map({ part.blocks[$0] == nil }) ?? false {
+                let e = renderer.strokeInkBounds(s, width: renderer.theme.width(tool: s.tool, width: s.width), pressure: options.pressure)
+                r = r.map { $0.union(e) } ?? e
+            }
+        }
+        // Typeset text of a box-less root block is laid out from the origin.
+        let root = part.blocks[id]!
+        if root.box.isEmpty, renderer.typesetText(root) != nil {
+            let runs = renderer.layoutText(renderer.typesetText(root)!, area: Rect(x: 0, y: 0, width: 180, height: 1e6),
+                                           originAtZero: true, spacing: options.guideSpacing)
+            for t in runs {
+                let e = Rect(x: t.x, y: t.baseline - t.font.size, width: t.width, height: t.font.size * 1.3)
+                r = r.map { $0.union(e) } ?? e
+            }
+        }
+        let content = r ?? Rect(x: 0, y: 0, width: 0, height: 0)
+        let m = max(0, options.margin.isFinite ? options.margin : 0)
+        return Rect(x: content.x - m, y: content.y - m, width: max(content.width + 2 * m, 1), height: max(content.height + 2 * m, 1))
+    }
+
+    private func only(_ part: PartModel, _ block: String?) -> Set<String>? {
+        guard let block else { return nil }
+        return renderer.draggedIds(part, RenderState(dragBlockId: block))
+    }
+
+    /// The "view" of an export is the output page: culling and canvas use it.
+    private func state(_ options: ExportOptions, _ transform: Transform, _ area: Rect) -> RenderState {
+        let page = transform.apply(area)
+        return RenderState(transform: transform, viewWidth: Int(page.maxX.rounded(.up)) + 1, viewHeight: Int(page.maxY.rounded(.up)) + 1,
+                    guides: options.guides,
+                    guideSpacing: options.guideSpacing, pressure: options.pressure, debugBoxes: false,
+                    background: options.background)
+    }
+
+    private func drawOptions(_ part: PartModel, _ block: String?, _ area: Rect, _ options: ExportOptions) -> DrawOptions {
+        var o = DrawOptions()
+        o.background = !options.transparent
+        o.selection = false; o.overlay = false; o.debug = false
+        o.canvas = area
+        o.onlyBlocks = only(part, block)
+        o.minInkWidthDevice = 0
+        return o
+    }
+
+    /// Raster export as an image surface; `dpi` pixels per inch of model millimetres.
+    private func rasterSurface(part: PartModel, block: String?, dpi: Double, options: ExportOptions) throws -> CairoSurface {
+        guard dpi.isFinite, dpi > 0, dpi <= 9600 else { throw QuireError(.invalidArgument, "dpi must be in 1...9600, not \(dpi)") }
+        let area = try exportBounds(part: part, block: block, options: options)
+        let k = dpi / 25.4
+        let w = Int((area.width * k).rounded(.up)), h = Int((area.height * k).rounded(.up))
+        guard w <= 32767, h <= 32767, w * h <= options.maxPixels else {
+            throw QuireError(.exportError, "export would be \(w)x\(h) pixels, over the limit (\(options.maxPixels) pixels, 32767 a side); lower the DPI")
+        }
+        let s = try CairoSurface(width: max(w, 1), height: max(h, 1))
+        let cr = CairoContext(s)
+        let t = Transform(scale: k, tx: -area.x * k, ty: -area.y * k)
+        renderer.draw(cr, part: part, state: state(options, t, area), clip: nil, options: drawOptions(part, block, area, options))
+        s.flush()
+        return s
+    }
+
+    /// PNG of the part (or of one block) at `dpi`.
+    public func exportPNG(part: PartModel, block: String? = nil, dpi: Double = 150, options: ExportOptions = ExportOptions()) throws -> Data {
+        try rasterSurface(part: part, block: block, dpi: dpi, options: options).pngData()
+    }
+
+    /// JPEG of the part (or of one block) at `dpi`, on the page colour.
+    public func exportJPEG(part: PartModel, block: String? = nil, dpi: Double = 150, options: ExportOptions = ExportOptions()) throws -> Data {
+        var o = options
+        o.transparent = false
+        return try ImageCodec.encodeJPEG(rasterSurface(part: part, block: block, dpi: dpi, options: o), quality: o.jpegQuality)
+    }
+
+    /// PDF (one page, size of the content) with ink as paths and typeset text as real text.
+    public func exportPDF(part: PartModel, block: String? = nil, options: ExportOptions = ExportOptions()) throws -> Data {
+        let area = try exportBounds(part: part, block: block, options: options)
+        let k = 72 / 25.4
+        let sink = DataSink()
+        let opaque = Unmanaged.passUnretained(sink).toOpaque()
+        let raw = cairo_pdf_surface_create_for_stream(dataSinkWrite, opaque, area.width * k, area.height * k)!
+        try CairoSurface.check(raw, "PDF surface")
+        let s = CairoSurface(adopting: raw)
+        cairo_pdf_surface_set_metadata(raw, CAIRO_PDF_METADATA_CREATOR, "Quire")
+        try withExtendedLifetime(sink) {
+            do {
+                let cr = CairoContext(s)
+                let t = Transform(scale: k, tx: -area.x * k, ty: -area.y * k)
+                renderer.draw(cr, part: part, state: state(options, t, area), clip: nil, options: drawOptions(part, block, area, options))
+                cairo_show_page(cr.raw)
+                try check(cr, "PDF")
+            }
+            cairo_surface_finish(raw)
+            try check(surface: raw, "PDF")
+        }
+        return sink.data
+    }
+
+    /// SVG (size of the content, in points) with ink as paths and typeset text as `<text>` elements.
+    public func exportSVG(part: PartModel, block: String? = nil, options: ExportOptions = ExportOptions()) throws -> Data {
+        let area = try exportBounds(part: part, block: block, options: options)
+        let k = 72 / 25.4
+        let sink = DataSink()
+        let opaque = Unmanaged.passUnretained(sink).toOpaque()
+        let raw = cairo_svg_surface_create_for_stream(dataSinkWrite, opaque, area.width * k, area.height * k)!
+        try CairoSurface.check(raw, "SVG surface")
+        let s = CairoSurface(adopting: raw)
+        let t = Transform(scale: k, tx: -area.x * k, ty: -area.y * k)
+        var o = drawOptions(part, block, area, options)
+        // Cairo's SVG surface writes glyphs as outlines; text is added below as <text> instead.
+        o.skipText = true
+        try withExtendedLifetime(sink) {
+            do {
+                let cr = CairoContext(s)
+                renderer.draw(cr, part: part, state: state(options, t, area), clip: nil, options: o)
+                try check(cr, "SVG")
+            }
+            cairo_surface_finish(raw)
+            try check(surface: raw, "SVG")
+        }
+        var svg = String(decoding: sink.data, as: UTF8.self)
+        let texts = textElements(part: part, block: block, area: area, options: options, transform: t)
+        if !texts.isEmpty, let end = svg.range(of: "</svg>", options: .backwards) {
+            svg.replaceSubrange(end, with: texts + "</svg>")
+        }
+        return Data(svg.utf8)
+    }
+
+    private func textElements(part: PartModel, block: String?, area: Rect, options: ExportOptions, transform t: Transform) -> String {
+        let theme = renderer.theme
+        let allowed = only(part, block)
+        var out = ""
+        for b in part.blocksInTreeOrder() {
+            if let allowed, !allowed.contains(b.id) { continue }
+            let runs = renderer.textRuns(b, area: b.box.isEmpty ? area : b.box, spacing: options.guideSpacing)
+            for r in runs {
+                let p = t.apply(Point(x: r.x, y: r.baseline))
+                out += "<text x=\"\(fmt(p.x))\" y=\"\(fmt(p.y))\" font-size=\"\(fmt(r.font.size * t.scale))\">\(xmlEscape(r.text))</text>\n"
+            }
+        }
+        guard !out.isEmpty else { return "" }
+        let c = theme.textColor
+        let fill = String(format: "rgb(%d,%d,%d)", Int(c.r * 255), Int(c.g * 255), Int(c.b * 255))
+        let f = theme.textFont
+        return "<g font-family=\"\(xmlEscape(f.family)), sans-serif\" font-weight=\"\(f.bold ? "bold" : "normal")\" "
+            + "font-style=\"\(f.italic ? "italic" : "normal")\" fill=\"\(fill)\" xml:space=\"preserve\">\n" + out + "</g>\n"
+    }
+
+    private func fmt(_ v: Double) -> String { String(format: "%.3f", v) }
+
+    private func check(_ cr: CairoContext, _ what: String) throws {
+        let st = cr.status
+        if st != CAIRO_STATUS_SUCCESS {
+            throw QuireError(.exportError, "\(what) export failed: \(String(validatingCString: cairo_status_to_string(st)) ?? "?")")
+        }
+    }
+
+    private func check(surface: OpaquePointer, _ what: String) throws {
+        let st = cairo_surface_status(surface)
+        if st != CAIRO_STATUS_SUCCESS {
+            throw QuireError(.exportError, "\(what) export failed: \(String(validatingCString: cairo_status_to_string(st)) ?? "?")")
+        }
+    }
+}
+
+func xmlEscape(_ s: String) -> String {
+    var out = ""
+    out.reserveCapacity(s.count)
+    for u in s.unicodeScalars {
+        switch u {
+        case "&": out += "&amp;"
+        case "<": out += "&lt;"
+        case ">": out += "&gt;"
+        case "\"": out += "&quot;"
+        case "'": out += "&apos;"
+        default:
+            // XML 1.0 forbids most control characters even escaped.
+            if u.value < 0x20 && u != "\t" && u != "\n" && u != "\r" { continue }
+            out.unicodeScalars.append(u)
+        }
+    }
+    return out
+}

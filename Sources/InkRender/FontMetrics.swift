@@ -1,0 +1,95 @@
+import CCairo
+import Foundation
+import InkModel
+
+/// `FontMetricsProvider` on Cairo's toy font API (DejaVu through fontconfig, no Pango).
+///
+/// Hint metrics are off and hinting is none so that widths scale linearly with the size and do not
+/// depend on the device or zoom: text measured here lands exactly where the renderer draws it.
+/// Glyph advances are measured once at a reference size and cached per font, which makes layout of
+/// long documents cheap. Thread-safe.
+public final class CairoFontMetrics: FontMetricsProvider, @unchecked Sendable {
+    /// Size (in Cairo user units) at which advances are measured before scaling to the request.
+    private static let referenceSize = 100.0
+
+    private struct Face: Hashable { var family: String; var bold: Bool; var italic: Bool }
+    private struct FaceCache { var ascent: Double; var descent: Double; var advances: [String: Double] = [:] }
+
+    private let lock = NSLock()
+    private let context: CairoContext
+    private var cache: [Face: FaceCache] = [:]
+    private var selected: Face?
+
+    public init() {
+        // A 1x1 surface is enough: only metrics are read from it. It cannot fail for this size.
+        let surface = (try? CairoSurface(width: 1, height: 1)) ?? CairoSurface(adopting: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1))
+        context = CairoContext(surface)
+        CairoFontMetrics.applyFontOptions(context.raw)
+    }
+
+    /// Makes a context lay out text the way this class measures it.
+    static func applyFontOptions(_ cr: OpaquePointer) {
+        let opts = cairo_font_options_create()
+        cairo_font_options_set_hint_metrics(opts, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_hint_style(opts, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_antialias(opts, CAIRO_ANTIALIAS_GRAY)
+        cairo_set_font_options(cr, opts)
+        cairo_font_options_destroy(opts)
+    }
+
+    static func selectFont(_ cr: OpaquePointer, _ font: FontSpec) {
+        cairo_select_font_face(cr, font.family, font.italic ? CAIRO_FONT_SLANT_ITALIC : CAIRO_FONT_SLANT_NORMAL,
+                               font.bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
+    }
+
+    public func measure(_ text: String, font: FontSpec) -> TextMetrics {
+        let size = font.size.isFinite && font.size > 0 ? font.size : 0
+        let k = size / Self.referenceSize
+        return lock.withLock {
+            let face = Face(family: font.family, bold: font.bold, italic: font.italic)
+            var fc = faceCache(face)
+            var boxes: [Rect] = []
+            var x = 0.0
+            let ascent = fc.ascent * k, descent = fc.descent * k
+            for ch in text {
+                let g = String(ch)
+                let adv: Double
+                if let a = fc.advances[g] { adv = a } else {
+                    select(face)
+                    adv = advance(g)
+                    fc.advances[g] = adv
+                }
+                boxes.append(Rect(x: x, y: -ascent, width: adv * k, height: ascent + descent))
+                x += adv * k
+            }
+            cache[face] = fc
+            return TextMetrics(width: x, ascent: ascent, descent: descent, glyphBoxes: boxes)
+        }
+    }
+
+    /// Caller holds the lock.
+    private func faceCache(_ face: Face) -> FaceCache {
+        if let c = cache[face] { return c }
+        select(face)
+        var fe = cairo_font_extents_t()
+        cairo_font_extents(context.raw, &fe)
+        let c = FaceCache(ascent: fe.ascent, descent: fe.descent)
+        cache[face] = c
+        return c
+    }
+
+    /// Caller holds the lock.
+    private func select(_ face: Face) {
+        guard selected != face else { return }
+        Self.selectFont(context.raw, FontSpec(family: face.family, size: Self.referenceSize, bold: face.bold, italic: face.italic))
+        cairo_set_font_size(context.raw, Self.referenceSize)
+        selected = face
+    }
+
+    /// Caller holds the lock and has selected the face.
+    private func advance(_ grapheme: String) -> Double {
+        var te = cairo_text_extents_t()
+        cairo_text_extents(context.raw, grapheme, &te)
+        return te.x_advance.isFinite ? te.x_advance : 0
+    }
+}

@@ -1,0 +1,526 @@
+import CCairo
+import Foundation
+import InkModel
+
+/// A word (or part of one) placed by the text layout, in model millimetres.
+struct TextRun: Equatable {
+    var text: String
+    var x: Double
+    var baseline: Double
+    var width: Double
+    var font: FontSpec
+}
+
+/// What `PageRenderer.draw` includes besides the model.
+struct DrawOptions {
+    var background = true
+    var selection = true
+    /// Live strokes and lasso (the window renderer draws these on its overlay instead).
+    var overlay = true
+    var debug = true
+    /// Model rectangle standing in for blocks without a box (the root of a Text part): the visible
+    /// area on screen, the exported area in exports.
+    var canvas: Rect?
+    /// Only these blocks (and their strokes) are drawn; nil draws all.
+    var onlyBlocks: Set<String>?
+    /// Thinnest ink in device units, so hairlines stay visible when zoomed out; 0 in exports.
+    var minInkWidthDevice = 0.75
+    /// Typeset text is left to the caller (SVG writes it as <text>).
+    var skipText = false
+}
+
+/// Draws a `PartModel` with a `RenderState` using Cairo: ink, guides, typeset text, images,
+/// selection, lasso, live strokes and the recognition debug overlay.
+///
+/// Confined to one thread (it reads the model, which is not thread-safe). Decoded images are cached
+/// by entry name, and a failure to decode one is reported once through `onImageError`.
+public final class PageRenderer {
+    public var theme: Theme
+    public let fontMetrics: CairoFontMetrics
+    /// Cap on decoded pixels per image (`image.max-pixels`).
+    public var maxImagePixels: Int
+    /// Called with the block id and the error when an image cannot be shown (a placeholder is drawn).
+    public var onImageError: ((String, QuireError) -> Void)?
+
+    private struct CachedImage {
+        var fingerprint: Int
+        var surface: CairoSurface?
+        var error: QuireError?
+    }
+    private var images: [String: CachedImage] = [:]
+    private var reported: Set<String> = []
+
+    public init(theme: Theme = .default, fontMetrics: CairoFontMetrics = CairoFontMetrics(),
+                maxImagePixels: Int = ImageCodec.defaultMaxPixels) {
+        self.theme = theme; self.fontMetrics = fontMetrics; self.maxImagePixels = maxImagePixels
+    }
+
+    /// Renders the whole view into a new ARGB image surface of the view size.
+    public func render(part: PartModel, state: RenderState) throws -> CairoSurface {
+        let s = try CairoSurface(width: max(1, state.viewWidth), height: max(1, state.viewHeight))
+        let cr = CairoContext(s)
+        draw(cr, part: part, state: state, clip: nil, options: DrawOptions())
+        s.flush()
+        return s
+    }
+
+    /// `render(part:state:)` encoded as PNG.
+    public func renderPNG(part: PartModel, state: RenderState) throws -> Data {
+        try render(part: part, state: state).pngData()
+    }
+
+    // MARK: drawing
+
+    /// Draws into `cr` whose current matrix maps view pixels to the device. `clip` is in view pixels.
+    func draw(_ cr: CairoContext, part: PartModel, state: RenderState, clip: Rect?, options: DrawOptions) {
+        let c = cr.raw
+        cr.save()
+        defer { cr.restore() }
+        let viewClip = clip ?? state.viewRect
+        if let clip { cr.clip(to: clip) }
+        CairoFontMetrics.applyFontOptions(c)
+        cairo_set_antialias(c, CAIRO_ANTIALIAS_DEFAULT)
+        if options.background {
+            cr.setSource(state.background ?? theme.background)
+            cairo_paint(c)
+        }
+        let t = state.transform
+        let scale = max(t.scale, 1e-9)
+        let visibleModel = t.inverted().apply(viewClip)
+        let canvas = options.canvas ?? t.inverted().apply(state.viewRect)
+        let dragged = draggedIds(part, state)
+        let drag = state.dragOffset
+        var deviceScale = 1.0
+        do {
+            var m = cairo_matrix_t()
+            cairo_get_matrix(c, &m)
+            deviceScale = max((m.xx * m.xx + m.yx * m.yx).squareRoot(), 1e-9)
+        }
+        let minInk = options.minInkWidthDevice / (scale * deviceScale)
+
+        cr.save()
+        cr.transform(t)
+        var drawnStrokes = Set<String>()
+        for b in part.blocksInTreeOrder() {
+            if let only = options.onlyBlocks, !only.contains(b.id) { continue }
+            let isDragged = dragged.contains(b.id)
+            let offset = isDragged ? drag : Point(x: 0, y: 0)
+            let cull = visibleModel.offsetBy(dx: -offset.x, dy: -offset.y)
+            cr.save()
+            if isDragged { cairo_translate(c, drag.x, drag.y) }
+            let area = b.box.isEmpty ? canvas : b.box
+            if b.type == "Text", state.guides, state.guideSpacing > 0, area.intersects(cull) || b.box.isEmpty {
+                drawGuides(cr, block: b, area: area, spacing: state.guideSpacing, visible: cull, scale: scale * deviceScale)
+            }
+            if b.type == "Image", !b.box.isEmpty, b.box.intersects(cull) { drawImage(cr, block: b, part: part) }
+            if !options.skipText { drawText(cr, block: b, area: area, spacing: state.guideSpacing) }
+            drawDecorations(cr, block: b, scale: scale * deviceScale)
+            let strokes = part.strokes(inBlock: b.id)
+            drawStrokes(cr, strokes, cull: cull, pressure: state.pressure, scale: scale * deviceScale, minWidth: minInk)
+            for s in strokes { drawnStrokes.insert(s.id) }
+            cr.restore()
+        }
+        if options.onlyBlocks == nil, drawnStrokes.count < part.strokes.count {
+            // Strokes whose block is gone still belong to the document: draw them rather than hide them.
+            let orphans = part.orderedStrokes.filter { !drawnStrokes.contains($0.id) }
+            drawStrokes(cr, orphans, cull: visibleModel, pressure: state.pressure, scale: scale * deviceScale, minWidth: minInk)
+        }
+        if state.debugBoxes, options.debug {
+            drawDebug(cr, part: part, state: state, dragged: dragged, canvas: canvas, only: options.onlyBlocks)
+        }
+        if options.overlay {
+            for live in state.liveStrokes {
+                let pts = InkPath.points(of: live.samples)
+                InkPath.draw(c, points: pts, tool: live.tool, color: theme.color(tool: live.tool, color: live.color),
+                             width: theme.width(tool: live.tool, width: live.width), pressure: state.pressure,
+                             scale: scale * deviceScale, highlighterAlpha: theme.highlighterAlpha, minWidth: minInk)
+            }
+        }
+        cr.restore()
+        if options.selection {
+            for r in selectionRects(part: part, state: state) { drawSelection(cr, r) }
+        }
+        if options.overlay { drawLasso(cr, state.lasso) }
+    }
+
+    /// The dragged block and its descendants.
+    func draggedIds(_ part: PartModel, _ state: RenderState) -> Set<String> {
+        guard let id = state.dragBlockId, part.blocks[id] != nil else { return [] }
+        var out = Set<String>(), stack = [id]
+        while let x = stack.popLast() {
+            guard out.insert(x).inserted, let b = part.blocks[x] else { continue }
+            stack.append(contentsOf: b.childIds)
+        }
+        return out
+    }
+
+    private func drawStrokes(_ cr: CairoContext, _ strokes: [InkStroke], cull: Rect, pressure: Bool, scale: Double, minWidth: Double) {
+        // Highlighter under pen ink, as on paper: it tints the writing instead of covering it.
+        for pass in 0..<2 {
+            for s in strokes where (s.tool == "highlighter") == (pass == 0) {
+                let w = theme.width(tool: s.tool, width: s.width)
+                guard strokeInkBounds(s, width: w, pressure: pressure).intersects(cull) else { continue }
+                InkPath.draw(cr.raw, points: InkPath.points(of: s), tool: s.tool, color: theme.color(of: s), width: w,
+                             pressure: pressure, scale: scale, highlighterAlpha: theme.highlighterAlpha, minWidth: minWidth)
+            }
+        }
+    }
+
+    /// Ink bounds in model units, with room for spline overshoot.
+    func strokeInkBounds(_ s: InkStroke, width: Double, pressure: Bool) -> Rect {
+        InkPath.inkBounds(s.bounds, width: width, pressure: pressure).insetBy(dx: -0.5, dy: -0.5)
+    }
+
+    /// Everything a block shows, in model units (box, strokes, decorations), without drag offset.
+    func blockExtent(_ part: PartModel, _ b: BlockData, pressure: Bool) -> Rect? {
+        var r: Rect? = b.box.isEmpty ? nil : b.box
+        for s in part.strokes(inBlock: b.id) {
+            let e = strokeInkBounds(s, width: theme.width(tool: s.tool, width: s.width), pressure: pressure)
+            r = r.map { $0.union(e) } ?? e
+        }
+        for w in b.words where !w.box.isEmpty {
+            let e = w.box.insetBy(dx: -1.5, dy: -1.5)
+            r = r.map { $0.union(e) } ?? e
+        }
+        return r
+    }
+
+    /// Extent of a block and its descendants.
+    func subtreeExtent(_ part: PartModel, _ id: String, pressure: Bool) -> Rect? {
+        var r: Rect?, stack = [id], seen = Set<String>()
+        while let x = stack.popLast() {
+            guard seen.insert(x).inserted, let b = part.blocks[x] else { continue }
+            if let e = blockExtent(part, b, pressure: pressure) { r = r.map { $0.union(e) } ?? e }
+            stack.append(contentsOf: b.childIds)
+        }
+        return r
+    }
+
+    /// View-pixel rectangles of the selection highlight (including its outline).
+    func selectionRects(part: PartModel, state: RenderState) -> [Rect] {
+        let dragged = draggedIds(part, state)
+        return state.selectedBlockIds.sorted().compactMap { id in
+            guard let b = part.blocks[id], var e = subtreeExtent(part, id, pressure: state.pressure) else { return nil }
+            if id == part.rootId, !b.box.isEmpty { e = b.box }
+            if dragged.contains(id) { e = e.offsetBy(dx: state.dragOffset.x, dy: state.dragOffset.y) }
+            return state.transform.apply(e).insetBy(dx: -4, dy: -4)
+        }
+    }
+
+    private func drawSelection(_ cr: CairoContext, _ r: Rect) {
+        let c = cr.raw
+        let sel = theme.selectionColor
+        cr.setSource(sel, alphaScale: theme.selectionFillAlpha)
+        cr.rectangle(r)
+        cairo_fill(c)
+        if theme.selectionWidth > 0 {
+            cr.setSource(sel)
+            cairo_set_line_width(c, theme.selectionWidth)
+            // Half-pixel aligned so a 1-2 px outline stays crisp.
+            cairo_rectangle(c, r.x.rounded() + 0.5, r.y.rounded() + 0.5, r.width.rounded() - 1, r.height.rounded() - 1)
+            cairo_stroke(c)
+            let h = 6.0
+            for (x, y) in [(r.x, r.y), (r.maxX, r.y), (r.x, r.maxY), (r.maxX, r.maxY)] {
+                cairo_rectangle(c, (x - h / 2).rounded(), (y - h / 2).rounded(), h, h)
+            }
+            cairo_fill(c)
+        }
+    }
+
+    /// Draws the lasso polygon (view pixels) with the identity-to-view matrix current.
+    func drawLasso(_ cr: CairoContext, _ lasso: [Point]) {
+        guard lasso.count >= 2 else { return }
+        let c = cr.raw
+        cr.save()
+        cairo_move_to(c, lasso[0].x, lasso[0].y)
+        for p in lasso.dropFirst() { cairo_line_to(c, p.x, p.y) }
+        cairo_close_path(c)
+        cr.setSource(theme.lassoColor, alphaScale: theme.lassoFillAlpha)
+        cairo_fill_preserve(c)
+        cr.setSource(theme.lassoColor)
+        cairo_set_line_width(c, max(theme.lassoWidth, 0.5))
+        var dash = [6.0, 4.0]
+        cairo_set_dash(c, &dash, 2, 0)
+        cairo_stroke(c)
+        cr.restore()
+    }
+
+    /// Bounding box of a lasso as drawn, in view pixels.
+    func lassoRect(_ lasso: [Point]) -> Rect? {
+        guard lasso.count >= 2 else { return nil }
+        let xs = lasso.map(\.x), ys = lasso.map(\.y)
+        let pad = theme.lassoWidth + 2
+        return Rect(x: xs.min()! - pad, y: ys.min()! - pad, width: xs.max()! - xs.min()! + 2 * pad,
+                    height: ys.max()! - ys.min()! + 2 * pad)
+    }
+
+    // MARK: guides and text
+
+    private func drawGuides(_ cr: CairoContext, block b: BlockData, area: Rect, spacing: Double, visible: Rect, scale: Double) {
+        let c = cr.raw
+        cr.save()
+        cr.clip(to: area)
+        // A hairline at least one device pixel wide keeps guides visible but quiet at any zoom.
+        cairo_set_line_width(c, max(theme.guideWidth, 1 / scale))
+        cr.setSource(theme.guideColor)
+        let originY = b.box.isEmpty ? 0 : area.y
+        let top = max(area.y, visible.y), bottom = min(area.maxY, visible.maxY)
+        var k = max(1, ((top - originY) / spacing).rounded(.down))
+        let x0 = max(area.x, visible.x), x1 = min(area.maxX, visible.maxX)
+        var lines = 0
+        while originY + k * spacing <= bottom, lines < 10_000 {
+            let y = originY + k * spacing
+            if y >= area.y {
+                cairo_move_to(c, x0, y)
+                cairo_line_to(c, x1, y)
+            }
+            k += 1; lines += 1
+        }
+        cairo_stroke(c)
+        if theme.margin > 0 {
+            let mx = (b.box.isEmpty ? 0 : area.x) + theme.margin
+            if mx >= visible.x, mx <= visible.maxX {
+                cr.setSource(theme.marginColor)
+                cairo_move_to(c, mx, max(area.y, visible.y))
+                cairo_line_to(c, mx, min(area.maxY, visible.maxY))
+                cairo_stroke(c)
+            }
+        }
+        cr.restore()
+    }
+
+    /// The text a block shows typeset: its text, or the labels of converted words.
+    func typesetText(_ b: BlockData) -> String? {
+        if let t = b.text, !t.isEmpty { return t }
+        if b.conversion != "handwriting", !b.words.isEmpty {
+            return b.words.map { $0.candidates.indices.contains($0.selected) ? $0.candidates[$0.selected].label : $0.label }
+                .joined(separator: " ")
+        }
+        return nil
+    }
+
+    /// Greedy line breaking at spaces (and inside words too long for a line), baselines on the guides.
+    func layoutText(_ text: String, area: Rect, originAtZero: Bool, spacing: Double) -> [TextRun] {
+        let font = theme.textFont
+        let fm = fontMetrics
+        let probe = fm.measure("Hg", font: font)
+        let lineHeight = (probe.ascent + probe.descent) * 1.15
+        let pitch = spacing > 0 ? spacing * max(1, (lineHeight / spacing).rounded(.up)) : lineHeight
+        let left = (originAtZero ? 0 : area.x) + theme.margin
+        let right = max(left + font.size * 2, area.maxX - theme.margin)
+        let space = fm.measure(" ", font: font).width
+        let top = originAtZero ? 0 : area.y
+        var runs: [TextRun] = []
+        var line = 0
+        var x = left
+        var lineHasText = false
+        func newLine() { line += 1; x = left; lineHasText = false }
+        for (pi, para) in text.components(separatedBy: "\n").enumerated() {
+            if pi > 0 { newLine() }
+            for word in para.split(separator: " ", omittingEmptySubsequences: true) {
+                var w = String(word)
+                var m = fm.measure(w, font: font)
+                if lineHasText, x + space + m.width > right { newLine() }
+                if lineHasText { x += space }
+                // Break words wider than a whole line at character boundaries.
+                while m.width > right - x, w.count > 1 {
+                    var n = 0
+                    for (i, g) in m.glyphBoxes.enumerated() where x + g.maxX <= right { n = i + 1 }
+                    n = max(n, lineHasText ? 0 : 1)
+                    if n == 0 { newLine(); continue }
+                    let head = String(w.prefix(n))
+                    let hm = fm.measure(head, font: font)
+                    runs.append(TextRun(text: head, x: x, baseline: top + pitch * Double(line + 1), width: hm.width, font: font))
+                    newLine()
+                    w = String(w.dropFirst(n))
+                    m = fm.measure(w, font: font)
+                }
+                runs.append(TextRun(text: w, x: x, baseline: top + pitch * Double(line + 1), width: m.width, font: font))
+                x += m.width
+                lineHasText = true
+            }
+        }
+        return runs
+    }
+
+    func textRuns(_ b: BlockData, area: Rect, spacing: Double) -> [TextRun] {
+        guard let text = typesetText(b) else { return [] }
+        return layoutText(text, area: area, originAtZero: b.box.isEmpty, spacing: spacing)
+    }
+
+    private func drawText(_ cr: CairoContext, block b: BlockData, area: Rect, spacing: Double) {
+        let runs = textRuns(b, area: area, spacing: spacing)
+        guard !runs.isEmpty else { return }
+        let c = cr.raw
+        cr.save()
+        cr.setSource(theme.textColor)
+        CairoFontMetrics.selectFont(c, theme.textFont)
+        cairo_set_font_size(c, theme.textFont.size)
+        for r in runs {
+            cairo_move_to(c, r.x, r.baseline)
+            cairo_show_text(c, r.text)
+        }
+        cr.restore()
+    }
+
+    /// Gesture styles on handwritten words: underline and surround.
+    private func drawDecorations(_ cr: CairoContext, block b: BlockData, scale: Double) {
+        let c = cr.raw
+        for w in b.words where !w.styles.isEmpty && !w.box.isEmpty {
+            cr.save()
+            cr.setSource(theme.penColor)
+            cairo_set_line_width(c, max(theme.penWidth * 0.8, 1 / scale))
+            cairo_set_line_cap(c, CAIRO_LINE_CAP_ROUND)
+            if w.styles.contains("underline") {
+                cairo_move_to(c, w.box.x, w.box.maxY + 0.8)
+                cairo_line_to(c, w.box.maxX, w.box.maxY + 0.8)
+                cairo_stroke(c)
+            }
+            if w.styles.contains("surround") {
+                roundedRect(c, w.box.insetBy(dx: -1.2, dy: -1.2), radius: 1.5)
+                cairo_stroke(c)
+            }
+            cr.restore()
+        }
+    }
+
+    private func roundedRect(_ c: OpaquePointer, _ r: Rect, radius: Double) {
+        let rad = min(radius, r.width / 2, r.height / 2)
+        cairo_new_sub_path(c)
+        cairo_arc(c, r.maxX - rad, r.y + rad, rad, -Double.pi / 2, 0)
+        cairo_arc(c, r.maxX - rad, r.maxY - rad, rad, 0, Double.pi / 2)
+        cairo_arc(c, r.x + rad, r.maxY - rad, rad, Double.pi / 2, Double.pi)
+        cairo_arc(c, r.x + rad, r.y + rad, rad, Double.pi, 3 * Double.pi / 2)
+        cairo_close_path(c)
+    }
+
+    // MARK: images
+
+    private func fingerprint(_ d: Data) -> Int {
+        var h = Hasher()
+        h.combine(d.count)
+        h.combine(d.prefix(256))
+        h.combine(d.suffix(256))
+        return h.finalize()
+    }
+
+    /// The decoded image of a block, or the reason there is none.
+    func image(for b: BlockData, part: PartModel) -> Result<CairoSurface, QuireError> {
+        guard let ref = b.image else { return .failure(QuireError(.imageError, "image block \(b.id) has no image")) }
+        guard let data = part.images[ref.entry] else {
+            return .failure(QuireError(.imageError, "image data '\(ref.entry)' of block \(b.id) is missing"))
+        }
+        let fp = fingerprint(data)
+        if let c = images[ref.entry], c.fingerprint == fp {
+            if let s = c.surface { return .success(s) }
+            return .failure(c.error ?? QuireError(.imageError, "image '\(ref.entry)' cannot be decoded"))
+        }
+        do {
+            let s = try ImageCodec.decodeSurface(data, maxPixels: maxImagePixels)
+            images[ref.entry] = CachedImage(fingerprint: fp, surface: s, error: nil)
+            return .success(s)
+        } catch {
+            let q = (error as? QuireError) ?? QuireError(.imageError, "\(error)")
+            let e = QuireError(q.code, "image '\(ref.entry)' of block \(b.id): \(q.message)")
+            images[ref.entry] = CachedImage(fingerprint: fp, surface: nil, error: e)
+            return .failure(e)
+        }
+    }
+
+    private func drawImage(_ cr: CairoContext, block b: BlockData, part: PartModel) {
+        let c = cr.raw
+        switch image(for: b, part: part) {
+        case .success(let s):
+            cr.save()
+            cr.clip(to: b.box)
+            cairo_translate(c, b.box.x, b.box.y)
+            cairo_scale(c, b.box.width / Double(s.width), b.box.height / Double(s.height))
+            cairo_set_source_surface(c, s.raw, 0, 0)
+            cairo_pattern_set_filter(cairo_get_source(c), CAIRO_FILTER_GOOD)
+            cairo_paint(c)
+            cr.restore()
+        case .failure(let e):
+            drawPlaceholder(cr, b.box)
+            let key = "\(b.id)|\(e.message)"
+            if !reported.contains(key) {
+                reported.insert(key)
+                onImageError?(b.id, e)
+            }
+        }
+    }
+
+    /// A grey box with a cross: visibly "an image belongs here", never an empty gap.
+    private func drawPlaceholder(_ cr: CairoContext, _ r: Rect) {
+        let c = cr.raw
+        cr.save()
+        cr.setSource(theme.placeholderColor)
+        cr.rectangle(r)
+        cairo_fill(c)
+        cr.setSource(theme.placeholderCrossColor)
+        cairo_set_line_width(c, max(0.3, min(r.width, r.height) * 0.015))
+        cairo_move_to(c, r.x, r.y); cairo_line_to(c, r.maxX, r.maxY)
+        cairo_move_to(c, r.maxX, r.y); cairo_line_to(c, r.x, r.maxY)
+        cr.rectangle(r)
+        cairo_stroke(c)
+        cr.restore()
+    }
+
+    // MARK: debug overlay
+
+    private func drawDebug(_ cr: CairoContext, part: PartModel, state: RenderState, dragged: Set<String>, canvas: Rect, only: Set<String>?) {
+        let c = cr.raw
+        let px = 1 / max(state.transform.scale, 1e-9)
+        cr.save()
+        CairoFontMetrics.selectFont(c, theme.debugFont)
+        cairo_set_font_size(c, theme.debugFont.size)
+        for b in part.blocksInTreeOrder() {
+            if let only, !only.contains(b.id) { continue }
+            cr.save()
+            if dragged.contains(b.id) { cairo_translate(c, state.dragOffset.x, state.dragOffset.y) }
+            if !b.box.isEmpty {
+                cr.setSource(theme.debugBlockColor)
+                cairo_set_line_width(c, px)
+                var dash = [4 * px, 3 * px]
+                cairo_set_dash(c, &dash, 2, 0)
+                cr.rectangle(b.box)
+                cairo_stroke(c)
+                cairo_set_dash(c, nil, 0, 0)
+                cairo_move_to(c, b.box.x + 0.5, b.box.y - 0.6)
+                cairo_show_text(c, "\(b.type) \(b.id)")
+            }
+            for w in b.words where !w.box.isEmpty {
+                cr.setSource(theme.debugCharColor, alphaScale: 0.9)
+                cairo_set_line_width(c, px)
+                for ch in w.chars where !ch.box.isEmpty { cr.rectangle(ch.box) }
+                cairo_stroke(c)
+                cr.setSource(theme.debugWordColor)
+                cairo_set_line_width(c, 1.5 * px)
+                cr.rectangle(w.box)
+                cairo_stroke(c)
+                let baseline = wordBaseline(w, block: b, state: state)
+                cr.setSource(theme.debugBaselineColor)
+                cairo_move_to(c, w.box.x - 1, baseline)
+                cairo_line_to(c, w.box.maxX + 1, baseline)
+                cairo_stroke(c)
+                var label = w.label
+                let others = w.candidates.map(\.label).filter { $0 != w.label }.prefix(4)
+                if !others.isEmpty { label += "  [" + others.joined(separator: " | ") + "]" }
+                cr.setSource(theme.debugLabelColor)
+                // Above the word and clear of a "surround" decoration.
+                cairo_move_to(c, w.box.x, w.box.y - 2)
+                cairo_show_text(c, label)
+            }
+            cr.restore()
+        }
+        cr.restore()
+    }
+
+    /// Words carry no baseline: in Text blocks it is the guide nearest the word's bottom, else the bottom.
+    private func wordBaseline(_ w: RecognizedWord, block b: BlockData, state: RenderState) -> Double {
+        guard b.type == "Text", state.guideSpacing > 0 else { return w.box.maxY }
+        let origin = b.box.isEmpty ? 0 : b.box.y
+        let k = ((w.box.maxY - origin) / state.guideSpacing).rounded()
+        let y = origin + k * state.guideSpacing
+        return abs(y - w.box.maxY) < state.guideSpacing / 2 ? y : w.box.maxY
+    }
+}

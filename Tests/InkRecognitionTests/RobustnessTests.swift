@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+@testable import InkRecognition
+
+@Suite struct RobustnessTests {
+    let recognizer = TextRecognizer(model: Fixtures.model)
+
+    @Test func emptyAndDegenerateInput() {
+        #expect(recognizer.recognize(strokes: []).text.isEmpty)
+        #expect(recognizer.recognize(strokes: [[], []]).words.isEmpty)
+        let nan = recognizer.recognize(strokes: [[SIMD2(.nan, 1), SIMD2(2, .infinity)]])
+        #expect(nan.text.isEmpty && nan.candidates.isEmpty)
+        // A single point is valid ink (a dot): it must not crash and yields at most a short string.
+        let one = recognizer.recognize(strokes: [[SIMD2(3, 4)]])
+        #expect(one.text.count <= 1)
+        // Mixed finite and non-finite points: the non-finite ones are dropped.
+        let mixed: [[SIMD2<Double>]] = [[SIMD2(0, 0), SIMD2(.nan, 0), SIMD2(1, 5), SIMD2(2, 0)]]
+        #expect(Preprocessor.prepare(strokes: mixed, config: Fixtures.model.preprocess)?.strokeIndex.allSatisfy { $0 == 0 } == true)
+    }
+
+    @Test func hugeStrokeIsRejectedQuickly() {
+        // 1e6 points zig-zagging over 1 km of ink: far beyond max_points, rejected before the network.
+        var s: [SIMD2<Double>] = []
+        s.reserveCapacity(1_000_000)
+        for i in 0 ..< 1_000_000 { s.append(SIMD2(Double(i) * 0.001, Double(i % 2))) }
+        let start = Date()
+        let r = recognizer.recognize(strokes: [s])
+        #expect(r.text.isEmpty)
+        #expect(Date().timeIntervalSince(start) < 20)
+        // Many points on a tiny stroke are fine: resampling reduces them.
+        let dense = (0 ..< 200_000).map { SIMD2(Double($0) * 1e-5, sin(Double($0) * 1e-3)) }
+        _ = recognizer.recognize(strokes: [dense])
+    }
+
+    @Test func resultStructureOnRealInk() throws {
+        let cases = try #require(Fixtures.parity["preprocess_cases"] as? [[String: Any]])
+        for c in cases {
+            let strokes = Fixtures.strokes(c["strokes"])
+            let r = recognizer.recognize(strokes: strokes, options: RecognitionOptions(lexiconMode: .off, nBest: 3))
+            let greedy = try #require(recognizer.logProbabilities(strokes: strokes)).0
+            let g = CTCDecoder.greedy(greedy).classes.map { Fixtures.charset[$0 - 1] }
+            // Beam search is at least as likely as the best path's reading.
+            if let top = r.candidates.first {
+                #expect(r.text == top.text)
+                #expect(!String(g).isEmpty || top.text.isEmpty || top.score > -1e9)
+            }
+            var used = Set<Int>()
+            for w in r.words {
+                #expect(!w.text.contains(" "))
+                #expect(w.box.minX <= w.box.maxX && w.box.minY <= w.box.maxY)
+                for i in w.strokeIndices {
+                    #expect(i >= 0 && i < strokes.count)
+                    #expect(!used.contains(i))
+                    used.insert(i)
+                }
+                for ch in w.characters {
+                    #expect(ch.box.minX >= w.box.minX - 1e-9 && ch.box.maxX <= w.box.maxX + 1e-9)
+                }
+            }
+            if !r.words.isEmpty { #expect(used == Set(0 ..< strokes.count)) }
+        }
+    }
+}
+
+@Suite struct ModelFileTests {
+    let bytes: Data = (try? Data(contentsOf: Fixtures.modelURL)) ?? Data()
+
+    func load(_ d: Data) -> RecognitionModelError? {
+        do {
+            _ = try RecognitionModel(data: d)
+            return nil
+        } catch let e as RecognitionModelError {
+            return e
+        } catch {
+            return .corruptHeader("unexpected \(error)")
+        }
+    }
+
+    @Test func loadsShippedModel() throws {
+        let m = try RecognitionModel(contentsOf: Fixtures.modelURL)
+        #expect(m.charset.count == 95)
+        #expect(m.charset.first == " ")
+        #expect(m.parameterCount > 100_000)
+        #expect(m.preprocess == PreprocessConfig(minHeightMM: 4, spacing: 0.1, clip: 4, maxPoints: 6000))
+    }
+
+    @Test func missingFile() {
+        #expect(throws: RecognitionModelError.self) {
+            try RecognitionModel(contentsOf: URL(fileURLWithPath: "/nonexistent/quire-rec.bin"))
+        }
+    }
+
+    @Test func truncatedFiles() throws {
+        try #require(bytes.count > 100)
+        for cut in [0, 3, 11, 40, bytes.count / 2, bytes.count - 1] {
+            let e = load(bytes.prefix(cut))
+            #expect(e != nil, "prefix \(cut) must fail")
+            if cut >= 12, case .truncated = e {} else if cut >= 12 { Issue.record("prefix \(cut): \(String(describing: e))") }
+        }
+    }
+
+    @Test func badMagicAndVersion() throws {
+        try #require(bytes.count > 12)
+        var d = bytes
+        d[0] = UInt8(ascii: "X")
+        #expect(load(d) == .badMagic)
+        var v = bytes
+        v[4] = 99
+        #expect(load(v) == .unsupportedVersion(99))
+    }
+
+    @Test func corruptHeader() throws {
+        try #require(bytes.count > 4096)
+        var d = bytes
+        // Overwrite the start of the JSON header with garbage.
+        for i in 12 ..< 20 { d[i] = UInt8(ascii: "#") }
+        if case .corruptHeader = load(d) {} else { Issue.record("expected corruptHeader, got \(String(describing: load(d)))") }
+        // Random bytes everywhere after the magic and version: must throw, never crash.
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0 ..< 20 {
+            var r = bytes.prefix(4096)
+            for i in 8 ..< r.count where Int.random(in: 0 ..< 50, using: &rng) == 0 { r[i] = UInt8.random(in: 0 ... 255, using: &rng) }
+            #expect(load(r) != nil)
+        }
+    }
+}
