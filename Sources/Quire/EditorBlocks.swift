@@ -183,12 +183,12 @@ extension Editor {
         try moveBlock(id: b.id, dx: p.x - b.box.x, dy: p.y - b.box.y, model: m)
     }
 
-    /// Pushes blocks down so none overlap; the anchor (just added or changed) keeps its place.
+    /// Pushes blocks down, in reading order, so none overlap: a block keeps its place unless a block
+    /// above it now covers it.
     /// The moves join the last undo step so undo restores the whole change at once.
     func relayout(anchor: String?, model m: PartModel) {
         let gap = (try? configuration.getNumber("text-document.block-spacing", default: 4)) ?? 4
-        var order = m.root.childIds.compactMap { m.blocks[$0] }.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }
-        if let a = anchor, let i = order.firstIndex(where: { $0.id == a }) { order.insert(order.remove(at: i), at: 0) }
+        let order = m.root.childIds.compactMap { m.blocks[$0] }.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }
         var placed: [Rect] = []
         var changes: [Change] = []
         for b in order {
@@ -196,7 +196,7 @@ extension Editor {
             var moved = true
             while moved {
                 moved = false
-                for r in placed where r.intersects(box.insetBy(dx: 0, dy: -gap / 2 + 0.001)) {
+                for r in placed where r.intersects(box) {
                     box.y = r.maxY + gap
                     moved = true
                 }

@@ -22,8 +22,8 @@ extension Editor {
 
     public func supportedExportMimeTypes(for block: ContentBlock?) -> [MimeType] {
         guard attached != nil else { return [] }
-        if let block, block.isValid, block.type == "Image" { return [.json, .png, .svg, .pdf] }
-        return [.text, .json, .inkml, .png, .svg, .pdf]
+        if let block, block.isValid, block.type == "Image" { return [.json, .png, .jpeg, .svg, .pdf] }
+        return [.text, .json, .inkml, .png, .jpeg, .svg, .pdf]
     }
 
     func exportTarget(_ block: ContentBlock?) throws -> (PartModel, BlockData) {
@@ -144,13 +144,6 @@ extension Editor {
         out += "</ink>\n"
         return out
     }
-}
-
-/// A trace read from InkML or JSON lines: samples in millimetres, pointer type and tool.
-public struct ImportedTrace: Sendable {
-    public var samples: [InkSample]
-    public var pointerType: PointerType
-    public var tool: String
 }
 
 /// Reads InkML (W3C) traces: X, Y (mm unless units say otherwise), optional T and F channels.

@@ -1,0 +1,122 @@
+import CQuireZlib
+import Foundation
+
+/// Reads gzip (or plain) files with zlib; the output is capped so a hostile file cannot exhaust memory.
+public enum Gzip {
+    public static func decompress(_ data: Data, maxBytes: Int = 1 << 30) throws -> Data {
+        guard data.count >= 2, data[data.startIndex] == 0x1F, data[data.startIndex + 1] == 0x8B else { return data }
+        var stream = z_stream()
+        guard quire_inflateInit2(&stream, 15 + 32) == Z_OK else { throw QuireError(.importError, "cannot initialise zlib") }
+        defer { inflateEnd(&stream) }
+        var out = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var input = [UInt8](data)
+        let status: Int32 = input.withUnsafeMutableBufferPointer { inBuf in
+            stream.next_in = inBuf.baseAddress
+            stream.avail_in = uInt(inBuf.count)
+            while true {
+                let r: Int32 = chunk.withUnsafeMutableBufferPointer { outBuf in
+                    stream.next_out = outBuf.baseAddress
+                    stream.avail_out = uInt(outBuf.count)
+                    return inflate(&stream, Z_NO_FLUSH)
+                }
+                out.append(contentsOf: chunk[0..<(chunk.count - Int(stream.avail_out))])
+                if out.count > maxBytes { return Z_MEM_ERROR }
+                if r == Z_STREAM_END {
+                    // Concatenated gzip members: start the next one if input remains.
+                    if stream.avail_in > 0 { inflateReset(&stream); continue }
+                    return Z_STREAM_END
+                }
+                if r != Z_OK { return r }
+                if stream.avail_in == 0 && stream.avail_out != 0 { return Z_BUF_ERROR }
+            }
+        }
+        guard status == Z_STREAM_END else {
+            throw QuireError(.importError, status == Z_MEM_ERROR ? "gzip data inflates beyond \(maxBytes) bytes" : "gzip data is corrupt or truncated (zlib \(status))")
+        }
+        return out
+    }
+}
+
+/// One sample of the shared handwriting-data format (`{"id","label","cat","ppi","strokes":[[[x,y(,t)]...]]}`).
+public struct InkSampleRecord: Sendable {
+    public var id: String
+    public var label: String
+    public var category: String
+    /// Strokes in millimetres (y down), each point (x, y, t ms).
+    public var strokes: [[(x: Double, y: Double, t: Int64)]]
+    /// The strokes placed at an origin, as importable traces.
+    public func traces(at origin: Point = Point(x: 0, y: 0)) -> [ImportedTrace] {
+        strokes.map { s in
+            ImportedTrace(samples: s.map { InkSample(x: $0.x + origin.x, y: $0.y + origin.y, t: 1_700_000_000_000 + $0.t, f: 0.5) },
+                          pointerType: .pen, tool: "pen")
+        }
+    }
+    public var traces: [ImportedTrace] { traces() }
+    public var bounds: Rect {
+        var r = Rect.zero
+        for s in strokes { for p in s { r = r.union(Rect(x: p.x, y: p.y, width: 0.001, height: 0.001)) } }
+        return r
+    }
+}
+
+/// A trace read from InkML or JSON lines: samples in millimetres, pointer type and tool.
+public struct ImportedTrace: Sendable {
+    public var samples: [InkSample]
+    public var pointerType: PointerType
+    public var tool: String
+    public init(samples: [InkSample], pointerType: PointerType, tool: String) {
+        self.samples = samples; self.pointerType = pointerType; self.tool = tool
+    }
+}
+
+/// Reads the shared JSON-lines handwriting format, gzip or plain.
+public enum JSONLinesInk {
+    /// Samples without a resolution (ppi null) are scaled to this height in millimetres.
+    public static let defaultHeightMM = 7.0
+
+    public static func read(path: String, limit: Int = .max) throws -> [InkSampleRecord] {
+        let raw = try FileIO.readFile(path, maxBytes: 512 << 20)
+        return try parse(try Gzip.decompress(raw), limit: limit, source: path)
+    }
+
+    public static func parse(_ data: Data, limit: Int = .max, source: String = "input") throws -> [InkSampleRecord] {
+        var out: [InkSampleRecord] = []
+        var lineNo = 0
+        for line in data.split(separator: UInt8(ascii: "\n")) where !line.isEmpty {
+            lineNo += 1
+            if out.count >= limit { break }
+            let v = try JSONValue.parse(Data(line), what: "\(source) line \(lineNo)")
+            guard let strokes = v["strokes"]?.arrayValue else {
+                throw QuireError(.importError, "\(source) line \(lineNo): field 'strokes' is missing or not an array")
+            }
+            var scaleX = 1.0, scaleY = 1.0
+            if let ppi = v["ppi"]?.arrayValue, ppi.count == 2, let px = ppi[0].doubleValue, let py = ppi[1].doubleValue, px > 0, py > 0 {
+                scaleX = 25.4 / px; scaleY = 25.4 / py
+            }
+            var parsed: [[(x: Double, y: Double, t: Int64)]] = []
+            var maxY = 0.0
+            for (si, s) in strokes.enumerated() {
+                guard let pts = s.arrayValue else { throw QuireError(.importError, "\(source) line \(lineNo): stroke \(si) is not an array") }
+                var st: [(x: Double, y: Double, t: Int64)] = []
+                for (pi, p) in pts.enumerated() {
+                    guard let a = p.arrayValue, a.count >= 2, let x = a[0].doubleValue, let y = a[1].doubleValue, x.isFinite, y.isFinite else {
+                        throw QuireError(.importError, "\(source) line \(lineNo): stroke \(si) point \(pi) is malformed")
+                    }
+                    let t = a.count >= 3 ? Int64(a[2].doubleValue ?? 0) : Int64(st.count * 10 + si * 100)
+                    st.append((x, y, t))
+                    maxY = max(maxY, y)
+                }
+                if !st.isEmpty { parsed.append(st) }
+            }
+            if v["ppi"]?.arrayValue == nil, maxY > 0 { scaleX = defaultHeightMM / maxY; scaleY = scaleX }
+            // Timestamps must grow across strokes even where the source has none.
+            var lastT: Int64 = 0
+            let scaled = parsed.map { s in s.map { p -> (x: Double, y: Double, t: Int64) in
+                lastT = max(lastT, p.t); return (p.x * scaleX, p.y * scaleY, p.t) } }
+            out.append(InkSampleRecord(id: v["id"]?.stringValue ?? "line-\(lineNo)", label: v["label"]?.stringValue ?? "",
+                                       category: v["cat"]?.stringValue ?? "", strokes: scaled))
+        }
+        return out
+    }
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import Quire
+
+/// Opens a package, attaches part `index` to a headless editor and runs `body`.
+func withPart(_ file: String, index: Int, save: Bool = false, _ body: (Editor, ContentPackage) throws -> Void) throws {
+    let engine = try Engine()
+    let pkg = try engine.openPackage(file)
+    defer { pkg.close() }
+    let part = try pkg.part(at: index)
+    let editor = engine.createEditor(fontMetricsProvider: CairoFontMetrics())
+    try editor.setViewSize(width: 794, height: 1123)
+    try editor.setPart(part)
+    try body(editor, pkg)
+    if save { try pkg.save() }
+}
+
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "export", abstract: "Export a part as text, JSON, InkML, PNG, JPEG, SVG or PDF.")
+    @Argument(help: "The package file.") var file: String
+    @Option(help: "text, json, inkml, png, jpeg, svg or pdf.") var format: String
+    @Option(help: "Part index (0-based).") var part = 0
+    @Option(help: "Block id to export instead of the whole part.") var block: String?
+    @Option(help: "Resolution of PNG/JPEG output.") var dpi: Double = 150
+    @Option(name: .shortAndLong, help: "Output file (default: standard output for textual formats).") var output: String?
+
+    func run() throws {
+        try runReporting {
+            let types: [String: MimeType] = ["text": .text, "json": .json, "inkml": .inkml, "png": .png, "jpeg": .jpeg, "jpg": .jpeg, "svg": .svg, "pdf": .pdf]
+            guard let mime = types[format.lowercased()] else {
+                throw QuireError(.invalidArgument, "unknown format '\(format)'; use one of text, json, inkml, png, jpeg, svg, pdf")
+            }
+            try withPart(file, index: part) { editor, _ in
+                let target = try block.map { id -> ContentBlock in
+                    guard let b = editor.getBlockById(id) else { throw QuireError(.invalidBlock, "no block '\(id)' in part \(part)") }
+                    return b
+                }
+                let data = (mime == .png || mime == .jpeg) ? try editor.exportImageData(target, mimeType: mime, dpi: dpi)
+                                                          : try editor.exportData(target, mimeType: mime)
+                if let output {
+                    try FileIO.writeAtomically(data, to: URL(fileURLWithPath: output).standardizedFileURL.path)
+                } else if [.text, .json, .inkml, .svg].contains(mime) {
+                    FileHandle.standardOutput.write(data)
+                    if mime == .text { print() }
+                } else {
+                    throw QuireError(.invalidArgument, "\(format) output is binary: give -o FILE")
+                }
+            }
+        }
+    }
+}
+
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "import",
+        abstract: "Build a package from InkML or from JSON lines in the shared handwriting-data format.")
+    @Argument(help: "An .inkml file, or a .jsonl / .jsonl.gz file (one sample per line).") var ink: String
+    @Option(help: "The package to create.") var out: String
+    @Option(help: "Import at most this many JSON-lines samples.") var limit = 50
+
+    func run() throws {
+        try runReporting {
+            let traces: [ImportedTrace]
+            if ink.hasSuffix(".jsonl") || ink.hasSuffix(".jsonl.gz") || ink.hasSuffix(".json") {
+                // One sample per line of the page, top to bottom, on the guides.
+                var y = 15.0
+                var placed: [ImportedTrace] = []
+                for rec in try JSONLinesInk.read(path: ink, limit: limit) {
+                    let b = rec.bounds
+                    placed += rec.traces(at: Point(x: 10 - b.x, y: y - b.y))
+                    y += (b.height / 10).rounded(.up) * 10 + 10
+                }
+                traces = placed
+            } else {
+                traces = try InkMLReader.read(try FileIO.readFile(ink, maxBytes: 256 << 20))
+            }
+            let engine = try Engine()
+            let pkg = try engine.createPackage(out)
+            defer { pkg.close() }
+            let part = try pkg.createPart(type: "Text Document")
+            let editor = engine.createEditor(fontMetricsProvider: CairoFontMetrics())
+            try editor.setViewSize(width: 794, height: 1123)
+            try editor.setPart(part)
+            try editor.importTraces(traces)
+            try pkg.save()
+            print("imported \(traces.count) strokes into \(pkg.path) (\(part.model.root.childIds.count) blocks)")
+        }
+    }
+}
