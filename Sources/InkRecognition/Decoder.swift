@@ -137,10 +137,11 @@ enum CTCDecoder {
     }
 
     /// CTC prefix beam search. `allowed[c]` masks classes; `constraint` (optional) restricts words to a
-    /// lexicon. Returns up to `nBest` paths, best first; with a constraint only complete words end a path.
+    /// lexicon. Per frame only the `maxCandidates` most likely allowed classes within `prune` nats of the
+    /// frame's best class are extended. Returns up to `nBest` paths, best first; with a constraint only complete words end a path.
     static func beamSearch(_ m: LogProbMatrix, frames range: Range<Int>? = nil, beamWidth: Int, nBest: Int,
                            allowed: [Bool]?, constraint: WordConstraint?, allowSpace: Bool = true,
-                           prune: Float = 12) -> [DecodedPath] {
+                           prune: Float = 12, maxCandidates: Int = 10) -> [DecodedPath] {
         let r = range ?? 0 ..< m.frames
         let width = max(1, beamWidth)
         var nodes: [Node] = [Node(parent: -1, cls: 0, frame: -1, state: WordConstraint.initial, depth: 0)]
@@ -159,6 +160,10 @@ enum CTCDecoder {
                 if let a = allowed, !a[c] { continue }
                 if !allowSpace && c == spaceClass { continue }
                 candidates.append(c)
+            }
+            if candidates.count > maxCandidates {
+                candidates.sort { m.at(t, $0) > m.at(t, $1) }
+                candidates.removeSubrange(maxCandidates...)
             }
             let blank = Double(m.at(t, 0))
             for b in beams {

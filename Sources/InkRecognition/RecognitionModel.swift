@@ -200,3 +200,30 @@ func halfToFloat(_ h: UInt16) -> Float {
     if exp == 31 { return Float(bitPattern: sign | 0x7F80_0000 | frac << 13) }
     return Float(bitPattern: sign | UInt32(exp - 15 + 127) << 23 | frac << 13)
 }
+
+extension RecognitionModel {
+    /// The file name of the shipped weights.
+    public static let defaultFileName = "quire-rec.bin"
+
+    /// Where to find the shipped weights: `$QUIRE_RECOGNITION_MODEL`, then
+    /// `<executable>/../share/quire/recognition/quire-rec.bin`, then `Resources/recognition/quire-rec.bin`
+    /// in the current directory or any parent of it or of the executable. Nil if none exists.
+    public static func defaultModelURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+        let fm = FileManager.default
+        if let p = environment["QUIRE_RECOGNITION_MODEL"], !p.isEmpty { return URL(fileURLWithPath: p) }
+        let exe = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath().deletingLastPathComponent()
+        let share = exe.deletingLastPathComponent().appendingPathComponent("share/quire/recognition/\(defaultFileName)")
+        if fm.fileExists(atPath: share.path) { return share }
+        for start in [URL(fileURLWithPath: fm.currentDirectoryPath), exe] {
+            var dir = start
+            for _ in 0 ..< 10 {
+                let candidate = dir.appendingPathComponent("Resources/recognition/\(defaultFileName)")
+                if fm.fileExists(atPath: candidate.path) { return candidate }
+                let parent = dir.deletingLastPathComponent()
+                if parent.path == dir.path { break }
+                dir = parent
+            }
+        }
+        return nil
+    }
+}

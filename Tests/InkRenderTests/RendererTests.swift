@@ -1,0 +1,174 @@
+import Foundation
+import InkModel
+import InkRender
+import Testing
+
+@Suite struct FontMetricsTests {
+    @Test func measuresDejaVuLinearly() {
+        let fm = CairoFontMetrics()
+        let a = fm.measure("Hello world", font: FontSpec(size: 5))
+        let b = fm.measure("Hello world", font: FontSpec(size: 10))
+        #expect(a.width > 15 && a.width < 40, "width \(a.width)")
+        #expect(abs(b.width - 2 * a.width) < 1e-9)
+        #expect(a.ascent > 3 && a.ascent < 6 && a.descent > 0.5 && a.descent < 2.5)
+        #expect(a.glyphBoxes.count == 11)
+        #expect(abs(a.glyphBoxes.last!.maxX - a.width) < 1e-9)
+        #expect(a.glyphBoxes[1].x == a.glyphBoxes[0].maxX)
+        // Proportional font: "i" is narrower than "W".
+        #expect(fm.measure("i", font: FontSpec()).width < fm.measure("W", font: FontSpec()).width)
+        #expect(fm.measure("Wi", font: FontSpec(bold: true)).width > fm.measure("Wi", font: FontSpec()).width)
+        #expect(fm.measure("", font: FontSpec()).width == 0)
+        // Graphemes, not scalars: one box for "é" written with a combining accent.
+        #expect(fm.measure("e\u{301}x", font: FontSpec()).glyphBoxes.count == 2)
+    }
+
+    @Test func threadSafe() async {
+        let fm = CairoFontMetrics()
+        let expected = fm.measure("concurrent", font: FontSpec(size: 4))
+        await withTaskGroup(of: Bool.self) { g in
+            for i in 0..<8 {
+                g.addTask { fm.measure("concurrent", font: FontSpec(size: 4, italic: i % 2 == 1)).width > 0 }
+            }
+            for await ok in g { #expect(ok) }
+        }
+        #expect(fm.measure("concurrent", font: FontSpec(size: 4)) == expected)
+    }
+}
+
+@Suite struct ThemeTests {
+    @Test func shippedThemeMatchesBuiltIn() {
+        #expect(Theme.default == Theme.builtIn)
+    }
+
+    @Test func mergesOverrides() throws {
+        let t = try Theme(json: ##"{"pen": {"color": "#ff0000"}, "highlighter": {"alpha": 0.25}}"##, base: .builtIn)
+        #expect(t.penColor == RGBA(r: 1, g: 0, b: 0))
+        #expect(t.penWidth == Theme.builtIn.penWidth)
+        #expect(t.highlighterAlpha == 0.25)
+        #expect(throws: QuireError.self) { try Theme(json: #"{"pen": {"color": "red"}}"#) }
+        #expect(throws: QuireError.self) { try Theme(json: #"{"pen": {"width": -1}}"#) }
+        #expect(throws: QuireError.self) { try Theme(json: "[1]") }
+        #expect(RGBA(hex: "#11223380")!.a == Double(0x80) / 255)
+        #expect(RGBA(hex: "#abc") == RGBA(hex: "#aabbcc"))
+    }
+}
+
+@Suite struct CairoRendererTests {
+    func state() -> RenderState {
+        RenderState(transform: Transform(scale: 4, tx: 0, ty: 0), viewWidth: 320, viewHeight: 200, guides: false)
+    }
+
+    @Test func firstRenderIsFullAndMatchesPageRenderer() throws {
+        let r = CairoRenderer(theme: .builtIn)
+        let part = Fixtures.inkDocument()
+        let damaged = r.render(part: part, state: state())
+        #expect(damaged == Rect(x: 0, y: 0, width: 320, height: 200))
+        #expect(r.render(part: part, state: state()) == nil, "nothing changed, nothing to copy")
+        let frame = try #require(r.frameImage())
+        let ref = try ImageCodec.decodePNG(PageRenderer(theme: .builtIn).renderPNG(part: part, state: state()))
+        #expect(Golden.diff(frame, ref).passes)
+    }
+
+    @Test func invalidateRepaintsOnlyDamage() throws {
+        let r = CairoRenderer(theme: .builtIn)
+        let part = Fixtures.inkDocument()
+        r.render(part: part, state: state())
+        // A stroke added behind the renderer's back shows only where invalidated.
+        part.insertStroke(Fixtures.stroke("n1", seq: 10, [(2, 2, 0.5), (78, 48, 0.5)]))
+        r.invalidate(Rect(x: 0, y: 0, width: 40, height: 40))
+        #expect(r.needsRender)
+        let d = try #require(r.render(part: part, state: state()))
+        #expect(d.width <= 40 && d.height <= 40)
+        #expect(!r.needsRender)
+        let img = try #require(r.frameImage())
+        #expect(Fixtures.inkPixels(img, (10, 10, 20, 20)) > 0)
+        // The new stroke passes (300, 185) px, where nothing else is drawn.
+        #expect(Fixtures.inkPixels(img, (294, 179, 12, 12)) == 0, "outside the damage the page is untouched")
+        r.invalidate(nil)
+        #expect(r.render(part: part, state: state()) == Rect(x: 0, y: 0, width: 320, height: 200))
+        #expect(Fixtures.inkPixels(try #require(r.frameImage()), (294, 179, 12, 12)) > 0)
+    }
+
+    @Test func liveSegmentsCostSmallRectangles() throws {
+        let r = CairoRenderer(theme: .builtIn)
+        let part = try PartModel(id: "l", type: "Drawing")
+        var st = state()
+        r.render(part: part, state: st)
+        var live = LiveStroke(id: "s1", samples: [])
+        var rects: [Rect] = []
+        for i in 0..<40 {
+            live.samples.append(InkSample(x: 5 + Double(i), y: 20 + 5 * sin(Double(i) / 4), t: Int64(i), f: 0.6))
+            st.liveStrokes = [live]
+            if let d = r.drawLiveSegment(live, state: st) { rects.append(d) }
+        }
+        #expect(rects.count == 40)
+        // Each new point touches a few pixels around its segment, never the view.
+        #expect(rects.dropFirst().allSatisfy { $0.width <= 24 && $0.height <= 24 }, "\(rects.map { "\($0.width)x\($0.height)" })")
+        #expect(r.drawLiveSegment(live, state: st) == nil, "no new point, nothing drawn")
+        let img = try #require(r.frameImage())
+        #expect(Fixtures.inkPixels(img, (20, 60, 140, 40)) > 100)
+        // Ending the stroke without committing it clears it from the window.
+        st.liveStrokes = []
+        let d = try #require(r.render(part: part, state: st))
+        #expect(d.width < 320)
+        #expect(Fixtures.inkPixels(try #require(r.frameImage()), (0, 0, 320, 200)) == 0)
+    }
+
+    @Test func lassoAndSelectionDamage() throws {
+        let r = CairoRenderer(theme: .builtIn)
+        let part = try Fixtures.textDocument(images: false)
+        var st = Fixtures.textState()
+        st.lasso = []; st.selectedBlockIds = []
+        r.render(part: part, state: st)
+        st.lasso = [Point(x: 10, y: 10), Point(x: 50, y: 12), Point(x: 30, y: 40)]
+        let d1 = try #require(r.render(part: part, state: st))
+        #expect(d1.width < 60 && d1.height < 50)
+        st.selectedBlockIds = ["b2"]
+        let d2 = try #require(r.render(part: part, state: st))
+        #expect(d2.width > 300 && d2.width < 420)
+    }
+
+    @Test func invalidateFromManyThreads() async throws {
+        let r = CairoRenderer(theme: .builtIn)
+        let part = Fixtures.inkDocument()
+        r.render(part: part, state: state())
+        let counter = Counter()
+        r.onInvalidate = { counter.bump() }
+        await withTaskGroup(of: Void.self) { g in
+            for t in 0..<8 {
+                g.addTask {
+                    for i in 0..<200 { r.invalidate(Rect(x: Double((t * 37 + i * 13) % 300), y: Double(i % 180), width: 10, height: 10)) }
+                }
+            }
+        }
+        #expect(counter.value == 1600)
+        #expect(r.needsRender)
+        #expect(r.render(part: part, state: state()) != nil)
+        #expect(!r.needsRender)
+    }
+
+    @Test func compositesOntoAnotherSurface() throws {
+        let r = CairoRenderer(theme: .builtIn)
+        r.render(part: Fixtures.inkDocument(), state: state())
+        let target = try CairoSurface(width: 320, height: 200)
+        r.composite(into: target, rect: Rect(x: 0, y: 0, width: 160, height: 200))
+        let px = DecodedImage(width: 320, height: 200, pixels: target.argbPixels())
+        #expect(px[10, 10] == 0xFFFF_FFFF)
+        #expect(px[300, 10] == 0, "outside the rectangle the target is left alone")
+    }
+
+    @Test func benchmarkRunsSmall() throws {
+        var lines: [String] = []
+        let res = try RenderBenchmark.run(strokes: 200, pointsPerStroke: 50, livePoints: 50) { lines.append($0) }
+        #expect(res.strokes == 200 && res.points == 10_000)
+        #expect(lines.count >= 5)
+        #expect(res.livePointP50Ms > 0 && res.fullRedrawMs > 0)
+    }
+}
+
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func bump() { lock.withLock { n += 1 } }
+    var value: Int { lock.withLock { n } }
+}
