@@ -4,7 +4,7 @@ import Quire
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "bench", abstract: "Print performance figures.",
-                                                    subcommands: [BenchPackages.self])
+                                                    subcommands: [BenchPackages.self, BenchEditor.self])
 }
 
 func median(_ xs: [Double]) -> Double { let s = xs.sorted(); return s[s.count / 2] }
@@ -56,6 +56,46 @@ struct BenchPackages: ParsableCommand {
             print(String(format: "saveToTemp:  %8.1f ms  (%.1fx faster than save)", median(temp), median(save) / median(temp)))
             print(String(format: "open:        %8.1f ms", median(open)))
             print(String(format: "archive:     %8d bytes, %.2f bytes per point", size, Double(size) / Double(totalPoints)))
+        }
+    }
+}
+
+struct BenchEditor: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "editor",
+        abstract: "Per-event ingest cost on a part already holding 10,000 strokes, and batch throughput.")
+    @Option var strokes = 10_000
+
+    func run() throws {
+        try runReporting {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("quire-bench-\(getpid())")
+            try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let engine = try Engine()
+            let pkg = try engine.createPackage(dir.appendingPathComponent("e.iink").path)
+            defer { pkg.close() }
+            let part = try pkg.createPart(type: "Text Document")
+            let editor = engine.createEditor(fontMetricsProvider: CairoFontMetrics())
+            try editor.setViewSize(width: 1600, height: 1200)
+            try editor.setPart(part)
+            // Fill the page with strokes through the batch API (also measures its throughput).
+            var events: [PointerEvent] = []
+            for i in 0..<strokes {
+                let x = Double(i % 40) * 38 + 10, y = Double((i / 40) % 60) * 19 + 10
+                events.append(.down(x: x, y: y, t: Int64(i * 1000), f: 0.5))
+                for k in 1..<99 { events.append(.move(x: x + Double(k) * 0.3, y: y + sin(Double(k) / 5) * 4, t: Int64(i * 1000 + k), f: 0.5)) }
+                events.append(.up(x: x + 30, y: y, t: Int64(i * 1000 + 99), f: 0.5))
+            }
+            let batchMs = try ms { try editor.pointerEvents(events, processGestures: false) }
+            print(String(format: "batch ingest: %d events in %.0f ms = %.0f events/s", events.count, batchMs, Double(events.count) / batchMs * 1000))
+            var costs: [Double] = []
+            for r in 0..<200 {
+                let x = Double(r % 20) * 60 + 20, y = 300.0
+                costs.append(try ms { try editor.pointerDown(x: x, y: y, t: -1, f: 0.5, type: .pen, pointerId: 7) })
+                for k in 1..<50 { costs.append(try ms { try editor.pointerMove(x: x + Double(k) * 0.5, y: y + Double(k % 5), t: -1, f: 0.5, type: .pen, pointerId: 7) }) }
+                costs.append(try ms { try editor.pointerUp(x: x + 25, y: y, t: -1, f: 0.5, type: .pen, pointerId: 7) })
+            }
+            print("part: \(part.model.strokes.count) strokes, \(part.model.pointCount) points")
+            print(String(format: "per event (down/move/up): p50 %.1f us, p99 %.1f us, max %.1f us", percentile(costs, 0.5) * 1000, percentile(costs, 0.99) * 1000, costs.max()! * 1000))
         }
     }
 }
