@@ -15,11 +15,17 @@ public final class Lexicon: Sendable {
     public static let systemWordListPaths = ["/usr/share/dict/american-english", "/usr/share/dict/british-english",
                                              "/usr/share/dict/words"]
 
-    public init<S: Sequence>(words: S) where S.Element == String {
+    public convenience init<S: Sequence>(words: S) where S.Element == String {
+        self.init(byteWords: words.map { Array($0.utf8) })
+    }
+
+    /// Words as UTF-8 bytes; ASCII letters are lower-cased, words with bytes outside 33...126 skipped.
+    init(byteWords: [[UInt8]]) {
         var list: [[UInt8]] = []
-        for w in words {
-            let bytes = Array(w.lowercased().utf8)
+        list.reserveCapacity(byteWords.count)
+        for var bytes in byteWords {
             if bytes.isEmpty || bytes.count > 64 || !bytes.allSatisfy({ $0 > 32 && $0 < 127 }) { continue }
+            for i in bytes.indices where bytes[i] >= 65 && bytes[i] <= 90 { bytes[i] += 32 }
             list.append(bytes)
         }
         list.sort { $0.lexicographicallyPrecedes($1) }
@@ -55,8 +61,19 @@ public final class Lexicon: Sendable {
 
     /// Reads a word list, one word per line (UTF-8).
     public convenience init(contentsOf url: URL) throws {
-        let text = try String(contentsOf: url, encoding: .utf8)
-        self.init(words: text.split(whereSeparator: \.isNewline).map { String($0).trimmingCharacters(in: .whitespaces) })
+        let data = try Data(contentsOf: url)
+        var words: [[UInt8]] = []
+        var current: [UInt8] = []
+        for b in data {
+            if b == 10 || b == 13 {
+                if !current.isEmpty { words.append(current) }
+                current.removeAll(keepingCapacity: true)
+            } else if b != 32 && b != 9 {
+                current.append(b)
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        self.init(byteWords: words)
     }
 
     /// The system word list (`/usr/share/dict/american-english` from Debian's `wamerican`), or nil.
