@@ -3,10 +3,10 @@ import Foundation
 /// A word list stored as a case-insensitive trie over the model's characters (ASCII).
 /// Words with characters outside printable ASCII are skipped.
 public final class Lexicon: Sendable {
-    // CSR trie: the edges of node i are edgeChar/edgeTarget[edgeStart[i] ..< edgeStart[i + 1]].
-    let edgeStart: [Int32]
-    let edgeChar: [UInt8]
-    let edgeTarget: [Int32]
+    // Trie in first-child / next-sibling form; node 0 is the root. Children are in ascending byte order.
+    let firstChild: [Int32]
+    let nextSibling: [Int32]
+    let nodeByte: [UInt8]
     let terminal: [Bool]
     /// Number of distinct (lower-cased) words.
     public let count: Int
@@ -15,53 +15,65 @@ public final class Lexicon: Sendable {
     public static let systemWordListPaths = ["/usr/share/dict/american-english", "/usr/share/dict/british-english",
                                              "/usr/share/dict/words"]
 
-    public init<S: Sequence>(words: S) where S.Element == String {
-        var children: [[(UInt8, Int32)]] = [[]]
-        var term: [Bool] = [false]
-        var n = 0
-        for w in words {
-            let lower = w.lowercased()
-            let bytes = Array(lower.utf8)
+    public convenience init<S: Sequence>(words: S) where S.Element == String {
+        self.init(byteWords: words.map { Array($0.utf8) })
+    }
+
+    /// Words as UTF-8 bytes; ASCII letters are lower-cased, words with bytes outside 33...126 skipped.
+    init(byteWords: [[UInt8]]) {
+        var list: [[UInt8]] = []
+        list.reserveCapacity(byteWords.count)
+        for var bytes in byteWords {
             if bytes.isEmpty || bytes.count > 64 || !bytes.allSatisfy({ $0 > 32 && $0 < 127 }) { continue }
-            var node = 0
-            for b in bytes {
-                if let e = children[node].first(where: { $0.0 == b }) {
-                    node = Int(e.1)
-                } else {
-                    children.append([])
-                    term.append(false)
-                    let id = Int32(children.count - 1)
-                    children[node].append((b, id))
-                    node = Int(id)
-                }
-            }
-            if !term[node] {
-                term[node] = true
-                n += 1
-            }
+            for i in bytes.indices where bytes[i] >= 65 && bytes[i] <= 90 { bytes[i] += 32 }
+            list.append(bytes)
         }
-        var starts: [Int32] = [0]
-        var chars: [UInt8] = []
-        var targets: [Int32] = []
-        starts.reserveCapacity(children.count + 1)
-        for c in children {
-            for (b, t) in c.sorted(by: { $0.0 < $1.0 }) {
-                chars.append(b)
-                targets.append(t)
+        list.sort { $0.lexicographicallyPrecedes($1) }
+        var first: [Int32] = [-1], next: [Int32] = [-1], byte: [UInt8] = [0], term: [Bool] = [false]
+        var lastChild: [Int32] = [-1]
+        var path: [Int32] = [0]  // path[i] = node after i bytes of the previous word
+        var previous: [UInt8] = []
+        var n = 0
+        for w in list {
+            if w == previous { continue }
+            var common = 0
+            while common < w.count && common < previous.count && w[common] == previous[common] { common += 1 }
+            path.removeSubrange((common + 1)...)
+            var node = path[common]
+            for b in w[common...] {
+                let id = Int32(first.count)
+                first.append(-1); next.append(-1); byte.append(b); term.append(false); lastChild.append(-1)
+                if lastChild[Int(node)] >= 0 { next[Int(lastChild[Int(node)])] = id } else { first[Int(node)] = id }
+                lastChild[Int(node)] = id
+                node = id
+                path.append(id)
             }
-            starts.append(Int32(chars.count))
+            term[Int(node)] = true
+            n += 1
+            previous = w
         }
-        edgeStart = starts
-        edgeChar = chars
-        edgeTarget = targets
+        firstChild = first
+        nextSibling = next
+        nodeByte = byte
         terminal = term
         count = n
     }
 
     /// Reads a word list, one word per line (UTF-8).
     public convenience init(contentsOf url: URL) throws {
-        let text = try String(contentsOf: url, encoding: .utf8)
-        self.init(words: text.split(whereSeparator: \.isNewline).map { String($0).trimmingCharacters(in: .whitespaces) })
+        let data = try Data(contentsOf: url)
+        var words: [[UInt8]] = []
+        var current: [UInt8] = []
+        for b in data {
+            if b == 10 || b == 13 {
+                if !current.isEmpty { words.append(current) }
+                current.removeAll(keepingCapacity: true)
+            } else if b != 32 && b != 9 {
+                current.append(b)
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        self.init(byteWords: words)
     }
 
     /// The system word list (`/usr/share/dict/american-english` from Debian's `wamerican`), or nil.
@@ -84,11 +96,12 @@ public final class Lexicon: Sendable {
 
     @inline(__always)
     func child(_ node: Int32, _ byte: UInt8) -> Int32? {
-        let lo = Int(edgeStart[Int(node)]), hi = Int(edgeStart[Int(node) + 1])
-        var i = lo
-        while i < hi {
-            if edgeChar[i] == byte { return edgeTarget[i] }
-            i += 1
+        var c = firstChild[Int(node)]
+        while c >= 0 {
+            let b = nodeByte[Int(c)]
+            if b == byte { return c }
+            if b > byte { return nil }
+            c = nextSibling[Int(c)]
         }
         return nil
     }

@@ -35,8 +35,9 @@ public enum RenderBenchmark {
             for j in 0..<pointsPerStroke {
                 let phase = Double(j) / Double(max(pointsPerStroke - 1, 1))
                 samples.append(InkSample(x: x, y: y, t: Int64(i * 2000 + j * 8), f: 0.35 + 0.5 * sin(Double.pi * phase)))
-                heading += turn + 0.6 * sin(Double(j) * 0.35)
-                x += 0.15 * cos(heading); y += 0.15 * sin(heading)
+                // Curvature swinging like cursive letters about 2 mm high, sampled every 0.2 mm.
+                heading += turn * 0.2 + 0.3 * sin(Double(j) * 0.3)
+                x += 0.2 * cos(heading); y += 0.2 * sin(heading)
             }
             let tool = i % 50 == 49 ? "highlighter" : "pen"
             part.insertStroke(InkStroke(id: "s\(i)", tool: tool, seq: Int64(i), samples: samples))

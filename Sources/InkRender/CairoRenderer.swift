@@ -131,16 +131,26 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         var full = ensureSurfaces(state)
-        if let last = lastState {
-            if last.transform != state.transform || last.guides != state.guides || last.guideSpacing != state.guideSpacing
-                || last.pressure != state.pressure || last.debugBoxes != state.debugBoxes || last.background != state.background {
+        var pageRects: [Rect] = []
+        var frameRects: [Rect] = []
+        var scrolled = false
+        if let last = lastState, !full {
+            if last.guides != state.guides || last.guideSpacing != state.guideSpacing || last.pressure != state.pressure
+                || last.debugBoxes != state.debugBoxes || last.background != state.background {
                 full = true
+            } else if last.transform != state.transform {
+                if let strips = scrollPage(from: last.transform, to: state.transform, state) {
+                    pageRects += strips
+                    // Everything moved on screen, though only the strips need drawing.
+                    frameRects.append(state.viewRect)
+                    scrolled = true
+                } else {
+                    full = true
+                }
             }
         } else {
             full = true
         }
-        var pageRects: [Rect] = []
-        var frameRects: [Rect] = []
         // Selection and drag live on the page: damage where they were and where they are now.
         let sel = part.map { pageRenderer.selectionRects(part: $0, state: state) } ?? []
         if sel != lastSelection { pageRects += lastSelection + sel }
@@ -160,7 +170,7 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
         // Live strokes that ended (committed or cancelled) leave the live layer; the page shows them now.
         let liveIds = Set(state.liveStrokes.map(\.id))
         let gone = liveDrawn.filter { !liveIds.contains($0.key) }
-        if !gone.isEmpty || full {
+        if !gone.isEmpty || full || scrolled {
             if let l = live {
                 let cr = CairoContext(l)
                 cairo_set_operator(cr.raw, CAIRO_OPERATOR_CLEAR)
@@ -200,6 +210,32 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
         }
         page.flush()
         return Self.union(rects + frameRects, state)
+    }
+
+    /// A pure scroll by whole pixels moves the cached page instead of repainting it; returns the
+    /// strips that scrolled into view (nil when the change is not such a scroll). Caller holds the lock.
+    private func scrollPage(from old: Transform, to new: Transform, _ state: RenderState) -> [Rect]? {
+        guard old.a == new.a, old.b == new.b, old.c == new.c, old.d == new.d, let page, let frame else { return nil }
+        let dx = new.tx - old.tx, dy = new.ty - old.ty
+        let w = Double(state.viewWidth), h = Double(state.viewHeight)
+        guard dx == dx.rounded(), dy == dy.rounded(), abs(dx) < w, abs(dy) < h else { return nil }
+        // Cairo cannot copy a surface onto itself: go through the frame surface.
+        let f = CairoContext(frame)
+        cairo_set_operator(f.raw, CAIRO_OPERATOR_SOURCE)
+        cairo_set_source_surface(f.raw, page.raw, 0, 0)
+        cairo_paint(f.raw)
+        let p = CairoContext(page)
+        cairo_set_operator(p.raw, CAIRO_OPERATOR_SOURCE)
+        cairo_set_source_surface(p.raw, frame.raw, dx, dy)
+        cairo_paint(p.raw)
+        var strips: [Rect] = []
+        if dx > 0 { strips.append(Rect(x: 0, y: 0, width: dx, height: h)) }
+        if dx < 0 { strips.append(Rect(x: w + dx, y: 0, width: -dx, height: h)) }
+        if dy > 0 { strips.append(Rect(x: 0, y: 0, width: w, height: dy)) }
+        if dy < 0 { strips.append(Rect(x: 0, y: h + dy, width: w, height: -dy)) }
+        // Pending damage was recorded in the old view coordinates.
+        damageLock.withLock { pending = pending.map { $0.offsetBy(dx: dx, dy: dy) } }
+        return strips
     }
 
     private static func union(_ rects: [Rect], _ state: RenderState) -> Rect? {

@@ -45,6 +45,27 @@ enum InkPath {
         }
     }
 
+    /// Drops points closer than `minDistance` to the previous kept one (the last point is always
+    /// kept). Pen samples arrive far denser than pixels when zoomed out: a spline through points a
+    /// pixel or more apart looks the same and costs a fraction to fill.
+    static func decimate(_ p: [InkPoint], minDistance: Double) -> [InkPoint] {
+        guard p.count > 2, minDistance > 0 else { return p }
+        let d2 = minDistance * minDistance
+        var out: [InkPoint] = [p[0]]
+        out.reserveCapacity(p.count)
+        for i in 1..<(p.count - 1) {
+            let q = p[i], l = out[out.count - 1]
+            if (q.x - l.x) * (q.x - l.x) + (q.y - l.y) * (q.y - l.y) >= d2 { out.append(q) }
+        }
+        let last = p[p.count - 1], l = out[out.count - 1]
+        if out.count > 1, (last.x - l.x) * (last.x - l.x) + (last.y - l.y) * (last.y - l.y) < d2 / 4 {
+            out[out.count - 1] = last
+        } else {
+            out.append(last)
+        }
+        return out
+    }
+
     /// Whether a stroke should be drawn with varying width.
     static func usesPressure(_ pts: [InkPoint], enabled: Bool, tool: String) -> Bool {
         enabled && tool != "highlighter" && pts.contains { $0.f > 0 }
@@ -81,7 +102,7 @@ enum InkPath {
         guard !p.isEmpty else { return }
         if p.count == 1 || lo >= hi {
             let q = p[min(max(lo, 0), p.count - 1)]
-            disc(cr, q.x, q.y, radius(q.f))
+            disc(cr, q.x, q.y, radius(q.f), scale: scale)
             return
         }
         // 1. Sub-samples of the spline, about one per 3 px.
@@ -109,7 +130,7 @@ enum InkPath {
         }
         let n = xs.count
         guard n >= 2 else {
-            disc(cr, xs[0], ys[0], rs[0])
+            disc(cr, xs[0], ys[0], rs[0], scale: scale)
             return
         }
         // 2. Unit directions of the n - 1 pieces.
@@ -133,33 +154,53 @@ enum InkPath {
             let k2 = rs[k] / max(mx * ux[k] + my * uy[k], 0.5)
             shared[k] = (-my * k2, mx * k2)
         }
-        // 4. One quad per piece, all wound like cairo_arc's discs.
-        for k in 0..<(n - 1) {
-            let a = shared[k] ?? (-uy[k] * rs[k], ux[k] * rs[k])
-            let b = shared[k + 1] ?? (-uy[k] * rs[k + 1], ux[k] * rs[k + 1])
-            cairo_move_to(cr, xs[k] - a.0, ys[k] - a.1)
-            cairo_line_to(cr, xs[k + 1] - b.0, ys[k + 1] - b.1)
-            cairo_line_to(cr, xs[k + 1] + b.0, ys[k + 1] + b.1)
-            cairo_line_to(cr, xs[k] + a.0, ys[k] + a.1)
+        // 4. One polygon per run between sharp joints: one side forward, the other back, wound like
+        //    cairo_arc's discs. (The union of per-piece quads, without their shared inner edges,
+        //    which halves the edges the scan converter walks.)
+        var start = 0
+        while start < n - 1 {
+            var end = start + 1
+            while end < n - 1, shared[end] != nil { end += 1 }
+            func offset(_ k: Int) -> (Double, Double) {
+                if let o = shared[k], k != start || k == 0, k != end || k == n - 1 { return o }
+                let piece = k == start ? start : end - 1
+                return (-uy[piece] * rs[k], ux[piece] * rs[k])
+            }
+            let o0 = offset(start)
+            cairo_move_to(cr, xs[start] - o0.0, ys[start] - o0.1)
+            for k in (start + 1)...end { let o = offset(k); cairo_line_to(cr, xs[k] - o.0, ys[k] - o.1) }
+            for k in stride(from: end, through: start, by: -1) { let o = offset(k); cairo_line_to(cr, xs[k] + o.0, ys[k] + o.1) }
             cairo_close_path(cr)
+            start = end
         }
         // 5. Round caps and the outer wedges of sharp turns.
-        disc(cr, xs[0], ys[0], rs[0])
-        disc(cr, xs[n - 1], ys[n - 1], rs[n - 1])
-        for k in 1..<(n - 1) where shared[k] == nil { disc(cr, xs[k], ys[k], rs[k]) }
+        disc(cr, xs[0], ys[0], rs[0], scale: scale)
+        disc(cr, xs[n - 1], ys[n - 1], rs[n - 1], scale: scale)
+        for k in 1..<(n - 1) where shared[k] == nil { disc(cr, xs[k], ys[k], rs[k], scale: scale) }
     }
 
-    static func disc(_ cr: OpaquePointer, _ x: Double, _ y: Double, _ r: Double) {
+    /// A disc as a polygon with about one vertex per 2.5 px of radius (at least 8): at ink sizes it
+    /// is indistinguishable from `cairo_arc`, and far cheaper to build and to scan-convert.
+    /// Vertices go by increasing angle, the winding `cairo_arc` uses and the outline quads match.
+    static func disc(_ cr: OpaquePointer, _ x: Double, _ y: Double, _ r: Double, scale: Double) {
         guard r > 0 else { return }
-        cairo_new_sub_path(cr)
-        cairo_arc(cr, x, y, r, 0, 2 * Double.pi)
+        let n = max(8, min(48, Int(r * scale * 2.5)))
+        let step = 2 * Double.pi / Double(n)
+        let c = cos(step), s = sin(step)
+        var dx = r, dy = 0.0
+        cairo_move_to(cr, x + dx, y)
+        for _ in 1..<n {
+            (dx, dy) = (dx * c - dy * s, dx * s + dy * c)
+            cairo_line_to(cr, x + dx, y + dy)
+        }
         cairo_close_path(cr)
     }
 
     /// Draws one stroke with the current matrix (model units). `minWidth` keeps hairlines visible.
-    static func draw(_ cr: OpaquePointer, points p: [InkPoint], tool: String, color: RGBA, width: Double,
+    static func draw(_ cr: OpaquePointer, points all: [InkPoint], tool: String, color: RGBA, width: Double,
                      pressure: Bool, scale: Double, highlighterAlpha: Double, minWidth: Double = 0) {
-        guard !p.isEmpty else { return }
+        guard !all.isEmpty else { return }
+        let p = decimate(all, minDistance: 1.5 / scale)
         let alpha = tool == "highlighter" ? color.a * highlighterAlpha : color.a
         cairo_set_source_rgba(cr, color.r, color.g, color.b, alpha)
         if usesPressure(p, enabled: pressure, tool: tool) {
@@ -181,3 +222,4 @@ enum InkPath {
         return Rect(x: bounds.x - r, y: bounds.y - r, width: bounds.width + 2 * r, height: bounds.height + 2 * r)
     }
 }
+

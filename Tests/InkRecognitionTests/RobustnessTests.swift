@@ -124,3 +124,26 @@ import Testing
         }
     }
 }
+
+@Suite struct LineTests {
+    @Test func groupsTwoLinesOfRealInk() throws {
+        let cases = try #require(Fixtures.parity["preprocess_cases"] as? [[String: Any]])
+        let word = Fixtures.strokes(cases.first { ($0["id"] as? String)?.hasPrefix("synthetic") == false && Fixtures.strokes($0["strokes"]).count >= 1 }?["strokes"])
+        try #require(!word.isEmpty)
+        let ys = word.flatMap { $0.map(\.y) }
+        let height = (ys.max() ?? 0) - (ys.min() ?? 0)
+        let shift = max(height, 2) * 2.5
+        let second = word.map { $0.map { $0 + SIMD2(0, shift) } }
+        let both = word + second
+        let groups = TextRecognizer.groupLines(strokes: both)
+        #expect(groups == [Array(0 ..< word.count), Array(word.count ..< both.count)])
+        let guided = TextRecognizer.groupLines(strokes: both, lineSpacing: shift, originY: (ys.min() ?? 0) - 0.1 * shift)
+        #expect(guided == groups)
+        let rec = TextRecognizer(model: Fixtures.model)
+        let lines = rec.recognizeLines(strokes: both, options: RecognitionOptions(lexiconMode: .off))
+        for (i, line) in lines.enumerated() {
+            for w in line.words { #expect(w.strokeIndices.allSatisfy { groups[min(i, groups.count - 1)].contains($0) }) }
+        }
+        #expect(TextRecognizer.groupLines(strokes: [[SIMD2(.nan, .nan)]]).isEmpty)
+    }
+}

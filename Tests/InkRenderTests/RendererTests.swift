@@ -172,3 +172,22 @@ final class Counter: @unchecked Sendable {
     func bump() { lock.withLock { n += 1 } }
     var value: Int { lock.withLock { n } }
 }
+
+@Suite struct ScrollTests {
+    @Test func wholePixelScrollMatchesFullRedraw() throws {
+        let part = Fixtures.inkDocument()
+        var st = RenderState(transform: Transform(scale: 4, tx: 0, ty: 0), viewWidth: 320, viewHeight: 200, guides: true)
+        let r = CairoRenderer(theme: .builtIn)
+        r.render(part: part, state: st)
+        for (dx, dy) in [(-37.0, 0.0), (0, -21), (15, 9)] {
+            st.transform.tx += dx; st.transform.ty += dy
+            #expect(r.render(part: part, state: st) == st.viewRect)
+        }
+        let scrolled = try #require(r.frameImage())
+        let fresh = CairoRenderer(theme: .builtIn)
+        fresh.render(part: part, state: st)
+        let d = Golden.diff(scrolled, try #require(fresh.frameImage()))
+        #expect(d.passes, "\(d)")
+        #expect(d.meanAbs < 0.2, "\(d)")
+    }
+}
