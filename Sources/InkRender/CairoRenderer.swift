@@ -13,7 +13,8 @@ import InkModel
 /// - On each pointer move while inking: `if let r = renderer.drawLiveSegment(stroke, state:) { composite(into:rect: r) }`;
 ///   this draws just the new piece of the stroke, so a point costs a small rectangle, not a redraw.
 /// - On Expose: `renderer.composite(into: window, rect: exposed)` (no model needed).
-/// Rectangles are in view pixels.
+/// Rectangles are in view pixels. Callbacks run with internal locks held: they may call
+/// `invalidate` but must not call `render`, `drawLiveSegment` or `composite` (post to the loop instead).
 public final class CairoRenderer: Renderer, @unchecked Sendable {
     private let lock = NSLock()            // surfaces, page renderer, bookkeeping
     private let damageLock = NSLock()      // pending damage only, so invalidate never waits on drawing
@@ -249,7 +250,8 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
     public func drawLiveSegment(_ stroke: LiveStroke, state: RenderState) -> Rect? {
         lock.lock()
         defer { lock.unlock() }
-        if ensureSurfaces(state) { invalidate(nil) }
+        // New surfaces are blank: the page needs a full render (no callback here, under the lock).
+        if ensureSurfaces(state) { damageLock.withLock { pendingFull = true; pending = [] } }
         return drawLiveLocked(stroke, state: state)
     }
 

@@ -108,6 +108,9 @@ import FoundationXML
         let pdf = try ex.exportPDF(part: part)
         #expect(pdf.starts(with: Array("%PDF-".utf8)))
         #expect(pageCount(pdf) == 1)
+        // Typeset text is text: an embedded font with a Unicode map, not outlines.
+        let latin = String(decoding: pdf.map { $0 < 0x80 ? $0 : 0x20 }, as: UTF8.self)
+        #expect(latin.contains("/FontFile") && latin.contains("/ToUnicode"))
         let one = try ex.exportPDF(part: part, block: "b2")
         #expect(one.starts(with: Array("%PDF-".utf8)))
         #expect(pageCount(one) == 1)

@@ -171,7 +171,12 @@ def main():
         t_ckpt = time.time()
         win_samples, win_loss, win_t = 0, 0.0, time.time()
 
-    while True:
+    import signal
+
+    stop = {"flag": False}
+    signal.signal(signal.SIGTERM, lambda *_: stop.update(flag=True))
+    while not stop["flag"]:
+        mixer.set_progress(samples_seen)
         pool = [mixer.draw() for _ in range(args.pool)]
         pool.sort(key=lambda it: len(it[0]))
         batches, i = [], 0
@@ -196,8 +201,10 @@ def main():
             samples_seen += len(b)
             win_samples += len(b)
             win_loss += loss.item()
-            if time.time() - t_ckpt > args.ckpt_minutes * 60:
+            if time.time() - t_ckpt > args.ckpt_minutes * 60 or stop["flag"]:
                 checkpoint()
+            if stop["flag"]:
+                break
         if time.time() - t_start > args.max_hours * 3600:
             checkpoint()
             break
