@@ -36,7 +36,7 @@ let package = Package(
         .testTarget(name: "InkModelTests",
                     dependencies: ["InkModel", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: strict),
         .testTarget(name: "InkRecognitionTests", dependencies: ["InkRecognition"], swiftSettings: strict),
-        .testTarget(name: "InkRenderTests", dependencies: ["InkRender", "InkModel"], swiftSettings: strict),
+        .testTarget(name: "InkRenderTests", dependencies: ["InkRender", "InkModel"], exclude: ["Golden"], swiftSettings: strict),
         .testTarget(name: "QuireTests", dependencies: ["Quire", "quire", "CCairo", "CX11"], swiftSettings: strict),
     ]
 )
