@@ -47,6 +47,8 @@ public struct WordResult: Sendable {
     public var characters: [CharacterResult]
     /// Indices into the `strokes` argument of `recognize` of the strokes this word uses.
     public var strokeIndices: [Int]
+    /// Log score of the best unconstrained reading of this word's frames (internal bookkeeping).
+    var freeScore: Double = 0
 }
 
 public struct RecognitionResult: Sendable {
@@ -163,20 +165,26 @@ public final class TextRecognizer: Sendable {
         let free = CTCDecoder.beamSearch(m, beamWidth: width, nBest: wantPaths, allowed: allowed, constraint: nil,
                                          allowSpace: spaceAllowed)
         var paths = free
+        var wordTolerance: Double? = nil
         if let con = constraint {
-            let constrained = CTCDecoder.beamSearch(m, beamWidth: width, nBest: wantPaths, allowed: allowed,
-                                                    constraint: con, allowSpace: spaceAllowed)
             switch options.lexiconMode {
             case .require:
-                paths = constrained
+                paths = CTCDecoder.beamSearch(m, beamWidth: width, nBest: wantPaths, allowed: allowed,
+                                              constraint: con, allowSpace: spaceAllowed)
             case let .prefer(tol):
-                // Rank both lists together; a lexicon reading gets a bonus of `tol` nats per word.
-                let bonus = constrained.map { p -> DecodedPath in
-                    var q = p
-                    q.score += tol * Double(max(1, text(p).split(separator: " ").count))
-                    return q
+                if regex == nil {
+                    wordTolerance = tol  // decided word by word below
+                } else {
+                    // With a regular expression, rank whole-line readings (lexicon ones get the bonus).
+                    let constrained = CTCDecoder.beamSearch(m, beamWidth: width, nBest: wantPaths, allowed: allowed,
+                                                            constraint: con, allowSpace: spaceAllowed)
+                    let bonus = constrained.map { p -> DecodedPath in
+                        var q = p
+                        q.score += tol * Double(max(1, text(p).split(separator: " ").count))
+                        return q
+                    }
+                    paths = (bonus + free).sorted { $0.score > $1.score }
                 }
-                paths = (bonus + free).sorted { $0.score > $1.score }
             case .off:
                 break
             }
@@ -190,17 +198,29 @@ public final class TextRecognizer: Sendable {
             chosen.append(p)
         }
         guard let best = chosen.first else { return .empty }
-        let candidates = chosen.prefix(nBest).map { Candidate(text: text($0), score: $0.score) }
+        var candidates = chosen.prefix(nBest).map { Candidate(text: text($0), score: $0.score) }
         let words = segmentWords(best, m: m, ink: ink, allowed: allowed, constraint: constraint,
-                                 mode: options.lexiconMode, nBest: nBest, width: max(4, width / 2), matchesAll: regex == nil)
-        return RecognitionResult(text: text(best), candidates: Array(candidates), words: words)
+                                 mode: options.lexiconMode, wordTolerance: wordTolerance, nBest: nBest,
+                                 width: max(4, width / 2))
+        var lineText = text(best)
+        if wordTolerance != nil {
+            lineText = words.map(\.text).joined(separator: " ")
+            if lineText != candidates.first?.text {
+                let score = best.score + words.reduce(0) { $0 + (($1.candidates.first?.score ?? 0) - $1.freeScore) }
+                candidates.removeAll { $0.text == lineText }
+                candidates.insert(Candidate(text: lineText, score: score), at: 0)
+                if candidates.count > nBest { candidates.removeLast(candidates.count - nBest) }
+            }
+        }
+        return RecognitionResult(text: lineText, candidates: candidates, words: words)
     }
 
     private func segmentWords(_ best: DecodedPath, m: LogProbMatrix, ink: PreprocessedInk?, allowed: [Bool]?,
-                              constraint: WordConstraint?, mode: LexiconMode, nBest: Int, width: Int,
-                              matchesAll: Bool) -> [WordResult] {
+                              constraint: WordConstraint?, mode: LexiconMode, wordTolerance: Double?, nBest: Int,
+                              width: Int) -> [WordResult] {
         let charset = model.charset
         let spaceClass = (charset.firstIndex(of: " ") ?? -1) + 1
+        func str(_ p: DecodedPath) -> String { String(p.classes.map { charset[$0 - 1] }) }
         // Group characters into words at spaces; frame range of character i: [frame_i, frame_{i+1}).
         var groups: [[Int]] = [[]]
         for (i, c) in best.classes.enumerated() {
@@ -214,38 +234,58 @@ public final class TextRecognizer: Sendable {
             let lo = g.first! == 0 ? 0 : best.frames[g.first!]
             let hi = charEnd(g.last!)
             let range = lo ..< max(lo + 1, hi)
-            let wordText = String(g.map { charset[best.classes[$0] - 1] })
-            var cands = [Candidate(text: wordText, score: 0)]
-            if nBest > 1 {
-                var alts = CTCDecoder.beamSearch(m, frames: range, beamWidth: width, nBest: nBest, allowed: allowed,
-                                                 constraint: nil, allowSpace: false)
+            let pathText = String(g.map { charset[best.classes[$0] - 1] })
+            var cands = [Candidate(text: pathText, score: 0)]
+            var freeScore = 0.0
+            if nBest > 1 || wordTolerance != nil {
+                let freeAlts = CTCDecoder.beamSearch(m, frames: range, beamWidth: width, nBest: max(2, nBest),
+                                                     allowed: allowed, constraint: nil, allowSpace: false)
+                var lexAlts: [DecodedPath] = []
                 if let con = constraint, mode != .off {
-                    alts += CTCDecoder.beamSearch(m, frames: range, beamWidth: width, nBest: nBest, allowed: allowed,
-                                                  constraint: con, allowSpace: false)
+                    lexAlts = CTCDecoder.beamSearch(m, frames: range, beamWidth: width, nBest: max(2, nBest),
+                                                    allowed: allowed, constraint: con, allowSpace: false)
                 }
-                alts.sort { $0.score > $1.score }
-                if let own = alts.first(where: { String($0.classes.map { charset[$0 - 1] }) == wordText }) {
-                    cands[0].score = own.score
+                let bonus = wordTolerance ?? 0
+                var ranked = freeAlts.map { Candidate(text: str($0), score: $0.score) }
+                ranked += lexAlts.map { Candidate(text: str($0), score: $0.score + bonus) }
+                ranked.sort { $0.score > $1.score }
+                freeScore = freeAlts.first?.score ?? 0
+                var unique: [Candidate] = []
+                for c in ranked where !unique.contains(where: { $0.text == c.text }) { unique.append(c) }
+                if wordTolerance != nil, let top = unique.first, !top.text.isEmpty {
+                    cands = unique
                 } else {
-                    cands[0].score = alts.first?.score ?? 0
+                    let own = unique.first { $0.text == pathText }
+                    cands = [Candidate(text: pathText, score: own?.score ?? freeScore)]
+                    cands += unique.filter { $0.text != pathText }
                 }
-                for a in alts {
-                    let s = String(a.classes.map { charset[$0 - 1] })
-                    if !cands.contains(where: { $0.text == s }) && cands.count < nBest { cands.append(Candidate(text: s, score: a.score)) }
-                }
+                if cands.count > nBest { cands.removeLast(cands.count - nBest) }
             }
+            let wordText = cands[0].text
             var chars: [CharacterResult] = []
             if let ink {
-                for i in g {
-                    let r = best.frames[i] ..< max(best.frames[i] + 1, charEnd(i))
-                    if let box = box(frames: r, ink: ink) {
-                        chars.append(CharacterResult(character: charset[best.classes[i] - 1], box: box))
+                if wordText == pathText {
+                    for i in g {
+                        let r = best.frames[i] ..< max(best.frames[i] + 1, charEnd(i))
+                        if let box = box(frames: r, ink: ink) {
+                            chars.append(CharacterResult(character: charset[best.classes[i] - 1], box: box))
+                        }
+                    }
+                } else {
+                    // The chosen reading differs from the best path: split the word's frames evenly.
+                    let k = wordText.count
+                    for (j, ch) in wordText.enumerated() {
+                        let a = range.lowerBound + range.count * j / k
+                        let b = max(a + 1, range.lowerBound + range.count * (j + 1) / k)
+                        if let box = box(frames: a ..< b, ink: ink) { chars.append(CharacterResult(character: ch, box: box)) }
                     }
                 }
             }
-            words.append(WordResult(text: wordText, candidates: cands,
-                                    box: ink.flatMap { box(frames: range, ink: $0) } ?? BoundingBox(minX: 0, minY: 0, maxX: 0, maxY: 0),
-                                    characters: chars, strokeIndices: []))
+            var w = WordResult(text: wordText, candidates: cands,
+                               box: ink.flatMap { box(frames: range, ink: $0) } ?? BoundingBox(minX: 0, minY: 0, maxX: 0, maxY: 0),
+                               characters: chars, strokeIndices: [])
+            w.freeScore = freeScore
+            words.append(w)
             wordFrames.append(range)
         }
         // Assign each stroke to the word holding most of its resampled points.

@@ -49,6 +49,19 @@ import Testing
         #expect(strict.text == "cet")
     }
 
+    @Test func lexiconPreferenceIsDecidedPerWord() {
+        // "cet qzx": the first word snaps to the lexicon word "cat", the out-of-lexicon "qzx" stays.
+        let m = Fixtures.matrix([["c": 0.9], ["e": 0.5, "a": 0.4], ["t": 0.9], [" ": 0.9],
+                                 ["q": 0.9], ["z": 0.9], ["x": 0.9]])
+        let r = recognizer.decode(m, ink: nil, options: RecognitionOptions(wordList: ["cat", "dog"],
+                                                                           lexiconMode: .prefer(tolerancePerWord: 1.0)))
+        #expect(r.text == "cat qzx")
+        #expect(r.words.map(\.text) == ["cat", "qzx"])
+        #expect(r.words.first?.candidates.map(\.text).contains("cet") == true)
+        #expect(r.candidates.first?.text == "cat qzx")
+        #expect(r.candidates.map(\.text).contains("cet qzx"))
+    }
+
     @Test func lexiconAllowsCapitalsPunctuationAndNumbers() {
         let m = Fixtures.matrix([["C": 0.9], ["a": 0.9], ["t": 0.9], [".": 0.9], [" ": 0.9], ["4": 0.9], ["2": 0.9]])
         let r = recognizer.decode(m, ink: nil, options: RecognitionOptions(wordList: ["cat"], lexiconMode: .require))
