@@ -39,12 +39,47 @@ enum Kernels {
         }
     }
 
-    /// Y (n x rows) = X (n x cols) * W^T + bias, W row major (rows x cols).
+    /// Y (n x rows) = X (n x cols) * W^T + bias, W row major (rows x cols). Four rows of X share each
+    /// load of a W row.
     static func matMulTransposed(_ x: UnsafePointer<Float>, n: Int, _ w: UnsafePointer<Float>,
                                  _ bias: UnsafePointer<Float>?, rows: Int, cols: Int,
                                  into y: UnsafeMutablePointer<Float>) {
-        for t in 0 ..< n {
+        var t = 0
+        let rx = UnsafeRawPointer(x), rw = UnsafeRawPointer(w)
+        let vecCols = cols / 16 * 16
+        while t + 4 <= n {
+            for r in 0 ..< rows {
+                var a0 = SIMD16<Float>(repeating: 0), a1 = a0, a2 = a0, a3 = a0
+                let wRow = r * cols * 4
+                var i = 0
+                while i < vecCols {
+                    let wv = rw.loadUnaligned(fromByteOffset: wRow + i * 4, as: SIMD16<Float>.self)
+                    a0 += wv * rx.loadUnaligned(fromByteOffset: (t * cols + i) * 4, as: SIMD16<Float>.self)
+                    a1 += wv * rx.loadUnaligned(fromByteOffset: ((t + 1) * cols + i) * 4, as: SIMD16<Float>.self)
+                    a2 += wv * rx.loadUnaligned(fromByteOffset: ((t + 2) * cols + i) * 4, as: SIMD16<Float>.self)
+                    a3 += wv * rx.loadUnaligned(fromByteOffset: ((t + 3) * cols + i) * 4, as: SIMD16<Float>.self)
+                    i += 16
+                }
+                var s0 = a0.sum(), s1 = a1.sum(), s2 = a2.sum(), s3 = a3.sum()
+                while i < cols {
+                    let wv = w[r * cols + i]
+                    s0 += wv * x[t * cols + i]
+                    s1 += wv * x[(t + 1) * cols + i]
+                    s2 += wv * x[(t + 2) * cols + i]
+                    s3 += wv * x[(t + 3) * cols + i]
+                    i += 1
+                }
+                let b = bias?[r] ?? 0
+                y[t * rows + r] = s0 + b
+                y[(t + 1) * rows + r] = s1 + b
+                y[(t + 2) * rows + r] = s2 + b
+                y[(t + 3) * rows + r] = s3 + b
+            }
+            t += 4
+        }
+        while t < n {
             matVec(w, x + t * cols, bias, rows: rows, cols: cols, into: y + t * rows)
+            t += 1
         }
     }
 
