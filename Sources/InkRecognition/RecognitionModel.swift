@@ -103,7 +103,7 @@ public final class RecognitionModel: Sendable {
             throw RecognitionModelError.corruptHeader("header is not a JSON object")
         }
         let dataStart = (12 + headerLength + 15) / 16 * 16
-        guard let dataBytes = header["data_bytes"] as? Int, dataBytes >= 0 else {
+        guard let dataBytes = header["data_bytes"] as? Int, (0 ..< 1 << 40).contains(dataBytes) else {
             throw RecognitionModelError.corruptHeader("data_bytes missing")
         }
         guard bytes.count >= dataStart + dataBytes else {
@@ -115,14 +115,16 @@ public final class RecognitionModel: Sendable {
         guard let config = header["config"] as? [String: Any],
               let channels = config["conv_channels"] as? Int, let kernel = config["conv_kernel"] as? Int,
               let hidden = config["hidden"] as? Int, let layerCount = config["layers"] as? Int,
-              channels > 0, kernel > 0, kernel % 2 == 1, hidden > 0, (1 ... 8).contains(layerCount)
+              (1 ... 4096).contains(channels), (1 ... 31).contains(kernel), kernel % 2 == 1,
+              (1 ... 4096).contains(hidden), (1 ... 8).contains(layerCount)
         else { throw RecognitionModelError.corruptHeader("config missing or invalid") }
         guard let pre = header["preprocess"] as? [String: Any],
               let minH = (pre["min_height_mm"] as? NSNumber)?.doubleValue,
               let spacing = (pre["spacing"] as? NSNumber)?.doubleValue,
               let clip = (pre["clip"] as? NSNumber)?.doubleValue,
               let nf = pre["num_features"] as? Int, let maxPoints = pre["max_points"] as? Int,
-              spacing > 0, minH >= 0, clip > 0, nf == 4, maxPoints > 0
+              spacing > 1e-4, spacing.isFinite, minH >= 0, minH.isFinite, clip > 0, clip.isFinite, nf == 4,
+              (1 ... 1_000_000).contains(maxPoints)
         else { throw RecognitionModelError.corruptHeader("preprocess constants missing or invalid") }
         guard let table = header["tensors"] as? [[String: Any]] else {
             throw RecognitionModelError.corruptHeader("tensor table missing")
@@ -131,7 +133,9 @@ public final class RecognitionModel: Sendable {
         for t in table {
             guard let name = t["name"] as? String, let shape = t["shape"] as? [Int], let offset = t["offset"] as? Int,
                   let count = t["count"] as? Int, (t["dtype"] as? String) == "f16",
-                  offset >= 0, count >= 0, offset + 2 * count <= dataBytes, shape.reduce(1, *) == count
+                  (0 ..< 1 << 40).contains(offset), (0 ..< 1 << 30).contains(count), offset + 2 * count <= dataBytes,
+                  shape.count <= 4, shape.allSatisfy({ (0 ..< 1 << 30).contains($0) }),
+                  shape.reduce(1, { a, b in let (v, o) = a.multipliedReportingOverflow(by: b); return o ? -1 : (a < 0 ? -1 : v) }) == count
             else { throw RecognitionModelError.corruptHeader("bad tensor entry \(t["name"] ?? "?")") }
             entries[name] = (shape, offset, count)
         }

@@ -147,3 +147,31 @@ import Testing
         #expect(TextRecognizer.groupLines(strokes: [[SIMD2(.nan, .nan)]]).isEmpty)
     }
 }
+
+@Suite struct HostileHeaderTests {
+    /// Builds a file around a JSON header (no tensor data unless given).
+    func file(header: String, data: [UInt8] = []) -> Data {
+        var d = Data("QREC".utf8)
+        let h = Array(header.utf8)
+        for v in [UInt32(1), UInt32(h.count)] { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
+        d.append(contentsOf: h)
+        while d.count % 16 != 0 { d.append(0) }
+        d.append(contentsOf: data)
+        return d
+    }
+
+    @Test func absurdSizesThrowInsteadOfTrapping() {
+        let pre = #""preprocess":{"min_height_mm":4,"spacing":0.1,"clip":4,"num_features":4,"max_points":6000}"#
+        let headers = [
+            #"{"data_bytes":0,"charset":"ab","config":{"conv_channels":64,"conv_kernel":5,"hidden":4611686018427387904,"layers":3},\#(pre),"tensors":[]}"#,
+            #"{"data_bytes":8,"charset":"ab","config":{"conv_channels":2,"conv_kernel":5,"hidden":2,"layers":1},\#(pre),"tensors":[{"name":"conv.bias","shape":[4611686018427387904,4],"dtype":"f16","offset":0,"count":0}]}"#,
+            #"{"data_bytes":8,"charset":"ab","config":{"conv_channels":2,"conv_kernel":5,"hidden":2,"layers":1},\#(pre),"tensors":[{"name":"conv.bias","shape":[2],"dtype":"f16","offset":9223372036854775000,"count":2}]}"#,
+            #"{"data_bytes":8,"charset":"ab","config":{"conv_channels":2,"conv_kernel":5,"hidden":2,"layers":1},\#(pre),"tensors":[{"name":"conv.bias","shape":[2],"dtype":"f16","offset":0,"count":2}]}"#,
+            #"{"data_bytes":8,"charset":"ab","config":{"conv_channels":2,"conv_kernel":5,"hidden":2,"layers":1},\#(pre),"tensors":[{"name":"conv.bias","shape":[536870912,536870912,536870912,536870912],"dtype":"f16","offset":0,"count":2}]}"#,
+            #"[1,2,3]"#,
+        ]
+        for h in headers {
+            #expect(throws: RecognitionModelError.self) { try RecognitionModel(data: file(header: h, data: [UInt8](repeating: 0, count: 8))) }
+        }
+    }
+}
