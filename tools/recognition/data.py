@@ -260,6 +260,18 @@ def augment_strokes(strokes: list[np.ndarray], rng: random.Random) -> list[np.nd
     return out
 
 
+def delay_short_strokes(strokes: list[np.ndarray], rng: random.Random, p: float = 0.25) -> list[np.ndarray]:
+    """Stroke-order noise: with probability p, move short strokes (i/j dots, t crossings, accents:
+    extent < 0.25 U) that are not the first stroke to the end, as writers who dot a word afterwards do."""
+    if len(strokes) < 3 or rng.random() >= p:
+        return strokes
+    short = [i for i, st in enumerate(strokes) if i > 0 and float(np.ptp(st, axis=0).max()) < 0.25]
+    if not short:
+        return strokes
+    moved = set(short)
+    return [st for i, st in enumerate(strokes) if i not in moved] + [strokes[i] for i in short]
+
+
 def renormalize_after_aug(strokes):
     """Re-apply the translation part of normalisation (min x = 0, vertical centre = 0)."""
     allp = np.concatenate(strokes)
@@ -300,7 +312,7 @@ def sample_features(s_strokes, in_mm, rng: random.Random | None, augment: bool):
         return None
     spacing = SPACING
     if augment and rng is not None:
-        st = renormalize_after_aug(augment_strokes(st, rng))
+        st = renormalize_after_aug(delay_short_strokes(augment_strokes(st, rng), rng))
         spacing = SPACING * math.exp(rng.uniform(-0.2, 0.2))
     f, _ = features(st, spacing)
     if len(f) == 0 or len(f) > MAX_POINTS:
