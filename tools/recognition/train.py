@@ -142,8 +142,14 @@ def main():
     torch.manual_seed(args.seed + step)
 
     if not os.path.exists(log_path):
-        with open(log_path, "w") as f:
-            f.write("\t".join(LOG_COLUMNS) + "\n")
+        # continuing from a committed checkpoint on a fresh machine: carry the committed log over
+        prior = os.path.join(os.path.dirname(os.path.abspath(__file__)), "train-log.tsv")
+        if src and src != ckpt_path and os.path.exists(prior):
+            with open(prior) as f_in, open(log_path, "w") as f:
+                f.write(f_in.read())
+        else:
+            with open(log_path, "w") as f:
+                f.write("\t".join(LOG_COLUMNS) + "\n")
 
     ctc = torch.nn.CTCLoss(blank=0, zero_infinity=True, reduction="sum")
     t_start = time.time()
