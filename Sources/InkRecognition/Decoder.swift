@@ -26,16 +26,16 @@ struct WordConstraint {
     let lexicon: Lexicon
     let spaceClass: Int
     let classByte: [UInt8]  // class -> ASCII byte (lower-cased), 0 for blank
-    let leading: Set<UInt8>
-    let trailing: Set<UInt8>
     let numeric: Set<UInt8>
 
     let classCase: [Int8]   // class -> 1 upper-case letter, -1 lower-case letter, 0 other
 
     // State encoding: node << 3 | phase. Phases: 0 before a word (root), 1 inside a lower-case word
     // (or after a capital first letter), 2 after a single upper-case first letter, 5 inside an ALL-CAPS
-    // word, 3 trailing punctuation after a complete word, 4 a number token. Words match the lexicon
-    // case-insensitively but must be lower case, Capitalised or ALL CAPS.
+    // word, 3 trailing symbols after a complete word, 4 a number token, 6 symbols only so far (leading
+    // punctuation or a symbol token). Words match the lexicon case-insensitively but must be lower case,
+    // Capitalised or ALL CAPS; a token is a lexicon word with optional symbols around it, a number, or
+    // symbols only.
     static let initial = 0
 
     init(lexicon: Lexicon, charset: [Character]) {
@@ -46,15 +46,19 @@ struct WordConstraint {
             return l.utf8.count == 1 ? l.utf8.first! : 0
         }
         classCase = [0] + charset.map { c in c.isUppercase ? 1 : (c.isLowercase ? -1 : 0) }
-        leading = Set("(\"'[".utf8)
-        trailing = Set(".,;:!?)\"'".utf8)
         numeric = Set("0123456789.,-/:$%+#".utf8)
+    }
+
+    /// Printable ASCII that is neither a letter, a digit nor a space.
+    @inline(__always)
+    func isSymbol(_ b: UInt8) -> Bool {
+        b > 32 && b < 127 && !(b >= 48 && b <= 57) && !(b >= 97 && b <= 122) && !(b >= 65 && b <= 90)
     }
 
     func isAccepting(_ s: Int) -> Bool {
         switch s & 7 {
         case 1, 2, 5: return lexicon.terminal[s >> 3]
-        case 3, 4: return true
+        case 3, 4, 6: return true
         default: return false
         }
     }
@@ -66,11 +70,10 @@ struct WordConstraint {
         let phase = s & 7, node = Int32(s >> 3)
         let letterCase = classCase[cls]
         switch phase {
-        case 0:
+        case 0, 6:
             if let nx = lexicon.child(0, b) { return Int(nx) << 3 | (letterCase == 1 ? 2 : 1) }
             if b >= 48 && b <= 57 { return 4 }
-            if leading.contains(b) { return 0 }
-            if trailing.contains(b) { return 3 }  // lone punctuation token
+            if isSymbol(b) { return 6 }  // leading punctuation, or a token of symbols only ("-", "&", "?!")
             return nil
         case 1, 2, 5:
             if let nx = lexicon.child(node, b) {
@@ -80,10 +83,10 @@ struct WordConstraint {
                 if next == 5 && letterCase == -1 { return nil }
                 return Int(nx) << 3 | next
             }
-            if lexicon.terminal[Int(node)] && trailing.contains(b) { return 3 }
+            if lexicon.terminal[Int(node)] && isSymbol(b) { return 3 }
             return nil
         case 3:
-            return trailing.contains(b) ? 3 : nil
+            return isSymbol(b) ? 3 : nil
         default:
             return numeric.contains(b) ? 4 : nil
         }
