@@ -2,46 +2,64 @@ import Foundation
 
 extension TextRecognizer {
     /// Groups strokes into text lines, top to bottom; each group lists stroke indices in writing order.
-    /// With `lineSpacing` (ruled guides, mm) a stroke belongs to line `floor((centreY - originY) / lineSpacing)`;
-    /// without it, strokes sorted by vertical centre start a new line when their centre lies more than
-    /// 1.2 median stroke heights below the running mean centre of the current line.
-    /// Strokes without a finite point are left out.
+    /// With `lineSpacing` (ruled guides, mm) a stroke belongs to line `floor((centreY - originY) / lineSpacing)`.
+    /// Without it (same rule as tools/recognition/data.py `group_lines`): strokes sorted by their top edge
+    /// join the current line while their top lies at most 0.6 h below the line's bottom (h = median stroke
+    /// height, at least 1 mm); lines shorter than 0.5 h (dots, marks) are then merged into the nearer
+    /// neighbour. Strokes without a finite point are left out.
     public static func groupLines(strokes: [[SIMD2<Double>]], lineSpacing: Double? = nil, originY: Double = 0) -> [[Int]] {
-        var centres: [(index: Int, cy: Double, h: Double)] = []
+        var spans: [(index: Int, top: Double, bottom: Double)] = []
         for (i, s) in strokes.enumerated() {
             var lo = Double.infinity, hi = -Double.infinity
             for p in s where p.x.isFinite && p.y.isFinite {
                 lo = min(lo, p.y)
                 hi = max(hi, p.y)
             }
-            if lo <= hi { centres.append((i, (lo + hi) / 2, hi - lo)) }
+            if lo <= hi { spans.append((i, lo, hi)) }
         }
-        if centres.isEmpty { return [] }
+        if spans.isEmpty { return [] }
         if let sp = lineSpacing, sp > 0, sp.isFinite {
             var byLine: [Int: [Int]] = [:]
-            for c in centres {
-                let v = ((c.cy - originY) / sp).rounded(.down)
+            for c in spans {
+                let v = (((c.top + c.bottom) / 2 - originY) / sp).rounded(.down)
                 let line = v.isFinite ? Int(max(-1e9, min(1e9, v))) : 0
                 byLine[line, default: []].append(c.index)
             }
             return byLine.keys.sorted().map { byLine[$0]!.sorted() }
         }
-        let heights = centres.map(\.h).sorted()
+        let heights = spans.map { $0.bottom - $0.top }.sorted()
         let h = max(heights[heights.count / 2], 1.0)
-        let sorted = centres.sorted { $0.cy < $1.cy }
-        var lines: [[Int]] = []
-        var sum = 0.0, count = 0.0
-        for c in sorted {
-            if count > 0 && c.cy - sum / count > 1.2 * h {
-                sum = 0
-                count = 0
+        var groups: [(members: [Int], top: Double, bottom: Double)] = []
+        for c in spans.sorted(by: { ($0.top, $0.index) < ($1.top, $1.index) }) {
+            if let last = groups.last, c.top <= last.bottom + 0.6 * h {
+                groups[groups.count - 1].members.append(c.index)
+                groups[groups.count - 1].bottom = max(last.bottom, c.bottom)
+            } else {
+                groups.append(([c.index], c.top, c.bottom))
             }
-            if count == 0 { lines.append([]) }
-            lines[lines.count - 1].append(c.index)
-            sum += c.cy
-            count += 1
         }
-        return lines.map { $0.sorted() }
+        var changed = true
+        while changed && groups.count > 1 {
+            changed = false
+            for j in groups.indices where groups[j].bottom - groups[j].top < 0.5 * h {
+                let g = groups[j]
+                let nb: Int
+                if j == groups.count - 1 {
+                    nb = j - 1
+                } else if j == 0 {
+                    nb = 1
+                } else {
+                    nb = g.top - groups[j - 1].bottom <= groups[j + 1].top - g.bottom ? j - 1 : j + 1
+                }
+                groups[nb].members += g.members
+                groups[nb].top = min(groups[nb].top, g.top)
+                groups[nb].bottom = max(groups[nb].bottom, g.bottom)
+                groups.remove(at: j)
+                changed = true
+                break
+            }
+        }
+        return groups.map { $0.members.sorted() }
     }
 
     /// Recognizes a block that may hold several lines: one result per line (top to bottom); word stroke

@@ -175,3 +175,17 @@ import Testing
         }
     }
 }
+
+@Suite struct LineParityTests {
+    @Test func groupLinesMatchesPython() throws {
+        let url = Fixtures.root.appendingPathComponent("Resources/recognition/lines.json")
+        let obj = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let cases = try #require(obj["cases"] as? [[String: Any]])
+        #expect(cases.count == 2)
+        for c in cases {
+            let strokes = Fixtures.strokes(c["strokes"])
+            let expected = try #require(c["groups"] as? [[Int]])
+            #expect(TextRecognizer.groupLines(strokes: strokes) == expected, "\(c["label"] ?? "")")
+        }
+    }
+}

@@ -158,6 +158,46 @@ def features(strokes: list[np.ndarray], spacing: float = SPACING) -> tuple[np.nd
     return f, np.concatenate(sid)
 
 
+def group_lines(strokes: list[np.ndarray], gap: float = 0.6, small: float = 0.5) -> list[list[int]]:
+    """Split ink into text lines (mirror of Swift TextRecognizer.groupLines without guides).
+
+    Strokes sorted by top edge join the current line while their top lies at most gap*h below the
+    line's bottom (h = median stroke height, at least 1 unit); then lines shorter than small*h (dots,
+    marks) are merged into the nearer neighbour. Returns stroke indices per line, top to bottom."""
+    iv = [(i, float(st[:, 1].min()), float(st[:, 1].max())) for i, st in enumerate(strokes) if len(st)]
+    if not iv:
+        return []
+    hs = sorted(b - a for _, a, b in iv)
+    h = max(hs[len(hs) // 2], 1.0)
+    groups = []
+    for i, a, b in sorted(iv, key=lambda t: (t[1], t[0])):
+        if groups and a <= groups[-1][2] + gap * h:
+            g = groups[-1]
+            g[0].append(i)
+            g[2] = max(g[2], b)
+        else:
+            groups.append([[i], a, b])
+    changed = True
+    while changed and len(groups) > 1:
+        changed = False
+        for j, g in enumerate(groups):
+            if g[2] - g[1] < small * h:
+                if j == len(groups) - 1:
+                    nb = j - 1
+                elif j == 0:
+                    nb = 1
+                else:
+                    nb = j - 1 if g[1] - groups[j - 1][2] <= groups[j + 1][1] - g[2] else j + 1
+                o = groups[nb]
+                o[0] += g[0]
+                o[1] = min(o[1], g[1])
+                o[2] = max(o[2], g[2])
+                del groups[j]
+                changed = True
+                break
+    return [sorted(g[0]) for g in groups]
+
+
 def raw_to_strokes(sample: dict) -> tuple[list[np.ndarray], bool]:
     ppi = sample.get("ppi")
     out = []
@@ -320,6 +360,17 @@ def sample_features(s_strokes, in_mm, rng: random.Random | None, augment: bool):
     return f
 
 
+def eval_features(s: Sample) -> list:
+    """Features for evaluation: ink of the 'lines' category is split into text lines first (as the app
+    does for a block), each line recognised on its own and the results joined with spaces."""
+    if s.cat == "lines":
+        groups = group_lines(s.strokes)
+        parts = [sample_features([s.strokes[k] for k in g], s.in_mm, None, augment=False) for g in groups]
+        return [p for p in parts if p is not None]
+    f = sample_features(s.strokes, s.in_mm, None, augment=False)
+    return [f] if f is not None else []
+
+
 class Mixer:
     """Draws training examples from category pools with fixed weights (and composed lines)."""
 
@@ -342,7 +393,17 @@ class Mixer:
                 if s.in_mm:
                     self.words_by_writer.setdefault(s.writer, []).append(s)
             elif s.cat == "lines":
-                self.pools["lines"].append(s)
+                # Multi-line ink (word lists written one per line): as lines it would teach the network
+                # to read a column; when the line count equals the word count, train on the words.
+                groups = group_lines(s.strokes)
+                words = s.label.split(" ")
+                if len(groups) == 1:
+                    self.pools["lines"].append(s)
+                elif len(groups) == len(words):
+                    for g, w in zip(groups, words):
+                        self.pools["words"].append(Sample(s.id, "words", w, encode_label(w), s.writer,
+                                                          [s.strokes[k] for k in g], s.in_mm))
+                self.multiline = getattr(self, "multiline", 0) + (len(groups) > 1)
         self.writers = [w for w, v in self.words_by_writer.items() if len(v) >= 3]
         self.kinds = list(self.WEIGHTS)
         self.set_progress(0)

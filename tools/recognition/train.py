@@ -62,31 +62,34 @@ def collate(items):
 
 @torch.no_grad()
 def evaluate(net, subset, max_batch_points=6000):
+    """Greedy CER / exact-match accuracy per category (multi-line 'lines' ink is split into lines)."""
     net.eval()
     res = {}
     for cat, samples in subset.items():
-        items = []
-        for s in samples:
-            f = data.sample_features(s.strokes, s.in_mm, None, augment=False)
-            if f is not None:
-                items.append((f, s.label))
+        items = []  # (features, sample index, part index)
+        for si, s in enumerate(samples):
+            for pi, f in enumerate(data.eval_features(s)):
+                items.append((f, si, pi))
         items.sort(key=lambda it: len(it[0]))
-        errs = chars = words_ok = 0
+        hyps = [dict() for _ in samples]
         i = 0
         while i < len(items):
             j = i + 1
             while j < len(items) and (j - i + 1) * len(items[j][0]) <= max_batch_points and j - i < 64:
                 j += 1
             batch = items[i:j]
-            x, L, _, _ = collate([(f, [1]) for f, _ in batch])
+            x, L, _, _ = collate([(f, [1]) for f, _, _ in batch])
             lp, ol = net(x, L)
-            for k, (_, label) in enumerate(batch):
-                hyp = greedy_decode(lp[k], int(ol[k]))
-                errs += edit_distance(hyp, label)
-                chars += len(label)
-                words_ok += hyp == label
+            for k, (_, si, pi) in enumerate(batch):
+                hyps[si][pi] = greedy_decode(lp[k], int(ol[k]))
             i = j
-        res[cat] = (errs / max(1, chars), words_ok / max(1, len(items)), len(items))
+        errs = chars = words_ok = 0
+        for s, h in zip(samples, hyps):
+            hyp = " ".join(h[k] for k in sorted(h) if h[k])
+            errs += edit_distance(hyp, s.label)
+            chars += len(s.label)
+            words_ok += hyp == s.label
+        res[cat] = (errs / max(1, chars), words_ok / max(1, len(samples)), len(samples))
     net.train()
     return res
 
