@@ -85,7 +85,7 @@ public struct RecognitionOptions: Sendable {
     public var inMillimetres: Bool
 
     public init(allowedCharacters: Set<Character>? = nil, regularExpression: String? = nil,
-                wordList: [String]? = nil, lexiconMode: LexiconMode = .prefer(tolerancePerWord: 3.0),
+                wordList: [String]? = nil, lexiconMode: LexiconMode = .prefer(tolerancePerWord: 6.0),
                 beamWidth: Int = 16, nBest: Int = 5, inMillimetres: Bool = true) {
         self.allowedCharacters = allowedCharacters
         self.regularExpression = regularExpression
