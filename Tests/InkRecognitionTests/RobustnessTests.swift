@@ -186,6 +186,14 @@ import Testing
             let strokes = Fixtures.strokes(c["strokes"])
             let expected = try #require(c["groups"] as? [[Int]])
             #expect(TextRecognizer.groupLines(strokes: strokes) == expected, "\(c["label"] ?? "")")
+            // recognizeLines: one result per non-empty line; word strokes stay inside their line.
+            let results = TextRecognizer(model: Fixtures.model).recognizeLines(strokes: strokes,
+                                                                               options: RecognitionOptions(lexiconMode: .off))
+            #expect(results.count <= expected.count && !results.isEmpty)
+            for r in results {
+                let used = Set(r.words.flatMap(\.strokeIndices))
+                #expect(expected.contains { Set($0).isSuperset(of: used) })
+            }
         }
     }
 }
