@@ -30,13 +30,14 @@ let package = Package(
         .target(name: "InkRender", dependencies: ["InkModel", "CCairo", "CJPEG"], swiftSettings: strict),
         .target(name: "Quire", dependencies: ["InkModel", "InkRecognition", "InkRender", "CCairo", "CX11"],
                 swiftSettings: strict),
+        .target(name: "QuireApp", dependencies: ["Quire", "CX11"], swiftSettings: strict),
         .executableTarget(name: "quire",
-                          dependencies: ["Quire", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          dependencies: ["Quire", "QuireApp", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
         .testTarget(name: "InkModelTests",
                     dependencies: ["InkModel", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: strict),
         .testTarget(name: "InkRecognitionTests", dependencies: ["InkRecognition"], swiftSettings: strict),
         .testTarget(name: "InkRenderTests", dependencies: ["InkRender", "InkModel"], exclude: ["Golden"], swiftSettings: strict),
-        .testTarget(name: "QuireTests", dependencies: ["Quire", "quire", "CCairo", "CX11"], swiftSettings: strict),
+        .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireApp", "quire", "CCairo", "CX11"], swiftSettings: strict),
     ]
 )

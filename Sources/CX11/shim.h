@@ -21,4 +21,5 @@ static inline int quire_DisplayWidthMM(Display *d, int s) { return DisplayWidthM
 static inline int quire_XIMaskLen(int event) { return XIMaskLen(event); }
 static inline void quire_XISetMask(unsigned char *mask, int event) { XISetMask(mask, event); }
 static inline int quire_XIMaskIsSet(const unsigned char *mask, int event) { return XIMaskIsSet(mask, event); }
+static inline int quire_XDestroyImage(XImage *image) { return XDestroyImage(image); }
 #endif

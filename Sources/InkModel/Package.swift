@@ -93,7 +93,12 @@ public final class ContentPackage {
         let custom = try configuration.getString("content-package.temp-folder", default: "")
         let base = URL(fileURLWithPath: path).lastPathComponent
         if custom.isEmpty { return path + "-files" }
-        return URL(fileURLWithPath: custom).appendingPathComponent(base + "-files").path
+        // Packages with the same name in different folders share the custom folder: the path's
+        // hash keeps their working state (and crash recovery) apart.
+        var h: UInt64 = 0xcbf29ce484222325
+        for b in path.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        let tag = String(h, radix: 16).leftPadding(to: 16)
+        return URL(fileURLWithPath: custom).appendingPathComponent("\(base)-\(tag.prefix(12))-files").path
     }
 
     var limits: ArchiveLimits {
@@ -335,4 +340,8 @@ public final class Engine {
             throw FileIO.errorFor(errno, "cannot delete", absolute)
         }
     }
+}
+
+extension String {
+    func leftPadding(to n: Int) -> String { count >= n ? self : String(repeating: "0", count: n - count) + self }
 }

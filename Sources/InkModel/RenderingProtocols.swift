@@ -5,6 +5,13 @@ import Foundation
 public protocol Renderer: AnyObject, Sendable {
     /// Marks a view-pixel rectangle as needing a redraw; nil means everything.
     func invalidate(_ rect: Rect?)
+    /// True when the renderer draws strokes in progress on its own layer (from the editor's
+    /// `renderState`), so pen moves need not invalidate the page under them.
+    var drawsLiveInk: Bool { get }
+}
+
+extension Renderer {
+    public var drawsLiveInk: Bool { false }
 }
 
 /// A font request: family and size in millimetres (model units).

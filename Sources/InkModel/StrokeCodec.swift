@@ -82,11 +82,12 @@ struct ByteReader {
 }
 
 /// The compact binary form of a part's strokes (`strokes.bin`), documented in docs/FORMAT.md.
-enum StrokeCodec {
+public enum StrokeCodec {
     static let magic: [UInt8] = Array("QSTK".utf8)
     static let version: UInt8 = 1
 
-    static func encode(_ strokes: [InkStroke]) -> Data {
+    /// Encodes strokes in the package's compact binary form.
+    public static func encode(_ strokes: [InkStroke]) -> Data {
         var w = ByteWriter()
         w.bytes.reserveCapacity(strokes.reduce(64) { $0 + 24 + $1.count * 6 })
         w.bytes.append(contentsOf: magic)
@@ -117,7 +118,8 @@ enum StrokeCodec {
         return Data(w.bytes)
     }
 
-    static func decode(_ data: Data, what: String) throws -> [InkStroke] {
+    /// Decodes strokes; malformed data throws `corruptPackage` naming `what`.
+    public static func decode(_ data: Data, what: String) throws -> [InkStroke] {
         var r = ByteReader(data, what: what)
         for m in magic { guard try r.u8() == m else { throw r.fail("not a Quire stroke file (bad magic)") } }
         let v = try r.u8()

@@ -77,6 +77,8 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
         cb?()
     }
 
+    public var drawsLiveInk: Bool { true }
+
     /// Whether `render` has page damage to repaint.
     public var needsRender: Bool { damageLock.withLock { pendingFull || !pending.isEmpty } }
 

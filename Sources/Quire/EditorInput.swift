@@ -52,7 +52,9 @@ extension Editor {
         }
         if p.tool == .eraser { erase(&p, from: s, to: s, model: m) }
         pointers[pointerId] = p
-        if batchDepth == 0 { renderer?.invalidate(viewTransform.apply(Rect(x: s.x - 2, y: s.y - 2, width: 4, height: 4))) }
+        if batchDepth == 0, let r = renderer, !(r.drawsLiveInk && p.tool != .eraser) {
+            r.invalidate(viewTransform.apply(Rect(x: s.x - 2, y: s.y - 2, width: 4, height: 4)))
+        }
         return p.strokeId
     }
 
@@ -78,7 +80,7 @@ extension Editor {
         }
         p.lastView = Point(x: x, y: y)
         pointers[pointerId] = p
-        if batchDepth == 0, let r = renderer {
+        if batchDepth == 0, let r = renderer, !(r.drawsLiveInk && p.tool != .eraser) {
             let box = Rect(x: min(prev.x, s.x), y: min(prev.y, s.y), width: abs(prev.x - s.x), height: abs(prev.y - s.y))
             r.invalidate(viewTransform.apply(box.insetBy(dx: -3, dy: -3)))
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireApp
 
 @main
 struct QuireCommand: ParsableCommand {
@@ -8,7 +9,8 @@ struct QuireCommand: ParsableCommand {
         commandName: "quire",
         abstract: "Quire: write with a pen, recognize handwriting offline, keep it in a Text Document.",
         version: QuireVersion.string,
-        subcommands: [InfoCommand.self, NewCommand.self, ExportCommand.self, ImportCommand.self, BenchCommand.self, StressSaveCommand.self]
+        subcommands: [EditCommand.self, InfoCommand.self, NewCommand.self, ExportCommand.self, ImportCommand.self, BenchCommand.self, StressSaveCommand.self, ScreenshotCommand.self],
+        defaultSubcommand: EditCommand.self
     )
 }
 
@@ -105,6 +107,53 @@ struct StressSaveCommand: ParsableCommand {
                 }
                 round += 1
             }
+        }
+    }
+}
+
+struct EditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Open the editor window (the default: `quire` alone opens your notebook).",
+        discussion: "Without FILE, edits $XDG_DATA_HOME/quire/notes.iink. Needs an X display (DISPLAY).")
+    @Argument(help: "The package to edit (created if missing).") var file: String?
+    @Flag(help: "Full screen with no way out except the configured exit chord (app.kiosk.exit-chord).") var kiosk = false
+    @Option(help: "Window size, WIDTHxHEIGHT in pixels.") var geometry: String?
+    @Option(name: .customLong("latency-log"), help: "Write per-event latency figures (JSON) to this file on exit.") var latencyLog: String?
+    @Option(help: "X display (default: $DISPLAY).") var display: String?
+
+    func run() throws {
+        var o = AppOptions()
+        o.file = file
+        o.kiosk = kiosk
+        o.latencyLog = latencyLog
+        o.display = display
+        if let g = geometry {
+            let parts = g.lowercased().split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { throw ValidationError("--geometry must be WIDTHxHEIGHT, e.g. 1000x720") }
+            o.width = parts[0]; o.height = parts[1]
+        }
+        let status = QuireDesktop.run(o)
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+struct ScreenshotCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "screenshot", abstract: "Save an X window (default: the whole screen) as PNG, e.g. to document or debug the editor.")
+    @Option(help: "Window id (decimal or 0x hex), as printed by `quire edit` when ready.") var window: String?
+    @Option(help: "X display (default: $DISPLAY).") var display: String?
+    @Option(name: .shortAndLong, help: "Output PNG file.") var output: String
+
+    func run() throws {
+        try runReporting {
+            var id: UInt?
+            if let w = window {
+                id = w.hasPrefix("0x") ? UInt(w.dropFirst(2), radix: 16) : UInt(w)
+                guard id != nil else { throw QuireError(.invalidArgument, "--window must be a number, e.g. 0x200001") }
+            }
+            let png = try XScreenshot.capture(display: display, window: id)
+            try FileIO.writeAtomically(png, to: output)
         }
     }
 }

@@ -192,9 +192,15 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir.path("state"), withIntermediateDirectories: true)
         let engine = try Engine(configuration: config)
         let pkg = try engine.createPackage(dir.path("t.iink"))
-        #expect(pkg.tempFolder == dir.path("state/t.iink-files"))
+        #expect(pkg.tempFolder.hasPrefix(dir.path("state/t.iink-")) && pkg.tempFolder.hasSuffix("-files"))
         try pkg.saveToTemp()
-        #expect(FileManager.default.fileExists(atPath: dir.path("state/t.iink-files/snapshot.qtmp")))
+        #expect(FileManager.default.fileExists(atPath: pkg.tempFolder + "/snapshot.qtmp"))
+        // A package of the same name in another folder gets its own working state.
+        try FileManager.default.createDirectory(atPath: dir.path("other"), withIntermediateDirectories: true)
+        let twin = try engine.createPackage(dir.path("other/t.iink"))
+        #expect(twin.tempFolder != pkg.tempFolder)
+        #expect(twin.tempFolder.hasPrefix(dir.path("state/t.iink-")))
+        twin.close()
         #expect(!FileManager.default.fileExists(atPath: dir.path("t.iink-files")))
         pkg.close()
     }

@@ -1,0 +1,101 @@
+import Foundation
+import InkModel
+import InkRender
+
+extension Editor {
+    /// What a Cairo renderer needs besides the model to draw this editor's view right now: view
+    /// transform and size, selection, strokes in progress, lasso, a block being dragged, and the
+    /// rendering options from the configuration.
+    public var renderState: RenderState {
+        var s = RenderState(transform: viewTransform, viewWidth: viewSize?.width ?? 1, viewHeight: viewSize?.height ?? 1,
+                            selectedBlockIds: selection,
+                            guides: (try? configuration.getBoolean("text.guides.enable", default: true)) ?? true,
+                            guideSpacing: guideSpacing,
+                            pressure: (try? configuration.getBoolean("renderer.ink.pressure", default: true)) ?? true,
+                            debugBoxes: (try? configuration.getBoolean("renderer.debug.boxes", default: false)) ?? false)
+        for k in pointers.keys.sorted() {
+            let p = pointers[k]!
+            switch p.tool {
+            case .pen, .highlighter:
+                s.liveStrokes.append(liveStroke(p))
+            case .selector:
+                s.lasso = p.samples.map { viewTransform.apply(Point(x: $0.x, y: $0.y)) }
+            case .hand:
+                if let id = p.dragBlock, p.moved, let a = p.samples.first, let b = p.samples.last {
+                    s.dragBlockId = id
+                    s.dragOffset = Point(x: b.x - a.x, y: b.y - a.y)
+                }
+            case .eraser:
+                break
+            }
+        }
+        return s
+    }
+
+    /// The stroke in progress of one pointer (nil if that pointer is not inking), so a window can
+    /// draw just its newest segment after each move.
+    public func liveStroke(pointerId: Int) -> LiveStroke? {
+        guard let p = pointers[pointerId], p.tool == .pen || p.tool == .highlighter else { return nil }
+        return liveStroke(p)
+    }
+
+    /// Whether any pointer is down (a stroke, erase, lasso or drag in progress).
+    public var hasActivePointers: Bool { !pointers.isEmpty }
+
+    /// Ids of the pointers currently down.
+    public var activePointerIds: [Int] { pointers.keys.sorted() }
+
+    private func liveStroke(_ p: ActivePointer) -> LiveStroke {
+        let style = toolController.style(for: p.tool)
+        return LiveStroke(id: p.strokeId, tool: p.tool.rawValue, color: style.color, width: style.width, samples: p.samples)
+    }
+}
+
+extension Editor {
+    /// Types text into a Text Document: appended to `block` when it is a typed Text block (no ink),
+    /// otherwise a new typed Text block is started below `block` (or below all content when nil).
+    /// Returns the block that received the text. "\u{8}" (backspace) deletes the last character.
+    @discardableResult
+    public func typeText(_ text: String, into block: ContentBlock?) throws -> ContentBlock {
+        let m = try requireTextDocument("typeText")
+        guard !text.isEmpty else { throw QuireError(.invalidArgument, "typeText: nothing to type") }
+        if let block {
+            let b = try block.checkValid()
+            if b.type == "Text", b.text != nil, m.strokes(inBlock: b.id).isEmpty {
+                var nb = b
+                var t = b.text ?? ""
+                for ch in text {
+                    if ch == "\u{8}" { if !t.isEmpty { t.removeLast() } } else { t.append(ch) }
+                }
+                nb.text = t
+                nb.words = Self.typedWords(t)
+                let lines = max(1, t.split(separator: "\n", omittingEmptySubsequences: false).count)
+                nb.box.height = max(b.box.height, Double(lines + 1) * guideSpacing)
+                guard nb != b else { return block }
+                commit(Transaction(changes: [.block(old: b, new: nb)]), affecting: [b.id])
+                if nb.box != b.box { relayout(anchor: b.id, model: m) }
+                return ContentBlock(id: b.id, editor: self, model: m)
+            }
+        }
+        let typed = text.filter { $0 != "\u{8}" }
+        guard !typed.isEmpty else { throw QuireError(.invalidArgument, "typeText: nothing to type") }
+        // Below the given block, else below everything: a new line of the page.
+        let below = block.flatMap { m.blocks[$0.id] }?.box.maxY
+            ?? m.root.childIds.compactMap { m.blocks[$0]?.box.maxY }.max() ?? 0
+        let left = block.flatMap { m.blocks[$0.id] }?.box.x ?? 5
+        let view = viewTransform.apply(Point(x: left, y: below + guideSpacing * 0.5))
+        return try addBlock(at: view, type: "Text", mimeType: .text, data: typed)
+    }
+}
+
+extension Editor {
+    /// Replaces the selection with the given blocks of the attached part (unknown ids are ignored).
+    public func setSelection(_ blockIds: Set<String>) {
+        guard let m = attached?.model else { return }
+        let new = blockIds.filter { m.blocks[$0] != nil && $0 != m.rootId }
+        guard new != selection else { return }
+        selection = new
+        selectedStrokes = []
+        renderer?.invalidate(nil)
+    }
+}

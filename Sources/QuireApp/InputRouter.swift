@@ -1,0 +1,218 @@
+import Foundation
+import Quire
+
+/// One input event from a physical device, already in canvas pixels.
+public struct InputEvent: Sendable, Equatable {
+    public enum Phase: Sendable, Equatable { case down, move, up, hover }
+    public var phase: Phase
+    /// The physical (slave) device id.
+    public var device: Int
+    public var kind: DeviceKind
+    /// The touch sequence id (touch devices only).
+    public var touchId: Int?
+    public var x: Double
+    public var y: Double
+    /// Milliseconds since 1970.
+    public var time: Int64
+    /// 0...1.
+    public var pressure: Double
+    public init(phase: Phase, device: Int, kind: DeviceKind, touchId: Int? = nil, x: Double, y: Double, time: Int64, pressure: Double = 0) {
+        self.phase = phase; self.device = device; self.kind = kind; self.touchId = touchId
+        self.x = x; self.y = y; self.time = time; self.pressure = pressure
+    }
+}
+
+/// Routes device input to the editor: pen and mouse to their tools, the eraser end to the eraser,
+/// touch to manipulation (one finger scrolls or drags a block, two fingers pinch-zoom), with palm
+/// rejection. Pure logic over a real `Editor`, so it is tested without an X server.
+public final class InputRouter {
+    public let editor: Editor
+    /// Touches are ignored while a pen is down or was seen within `palmTimeoutMs`.
+    public var palmRejection = true
+    public var palmTimeoutMs: Int64 = 600
+    /// Why the last event was dropped (for logs and tests).
+    public private(set) var lastDropReason: String?
+    /// Errors from the editor (should not happen: the router keeps sequences consistent).
+    public var onError: ((String) -> Void)?
+
+    private var lastPenTime: Int64 = .min
+    private var pensDown: Set<Int> = []
+    private struct Touch { var x: Double; var y: Double; var rejected: Bool; var inEditor: Bool }
+    private var touches: [Int: Touch] = [:]
+    private var pinch: (distance: Double, mid: Point)?
+
+    public init(editor: Editor) { self.editor = editor }
+
+    /// The editor pointer id used for a device (pens, erasers, mice) or a touch sequence.
+    public static func pointerId(device: Int, touchId: Int?) -> Int {
+        if let t = touchId { return (1 << 32) + t }
+        return device
+    }
+
+    private static func pointerType(_ k: DeviceKind) -> PointerType {
+        switch k {
+        case .pen: .pen
+        case .eraser: .eraser
+        case .touch: .touch
+        case .mouse, .ignore: .mouse
+        }
+    }
+
+    /// Whether touch currently manipulates the view (pinch and one-finger scroll) rather than inks.
+    private var touchManipulates: Bool { editor.toolController.tool(for: .touch) == .hand }
+
+    /// Handles one event; returns true when the editor's state changed (redraw needed).
+    @discardableResult
+    public func handle(_ e: InputEvent) -> Bool {
+        lastDropReason = nil
+        guard e.x.isFinite, e.y.isFinite else { lastDropReason = "non-finite coordinates"; return false }
+        switch e.kind {
+        case .ignore:
+            lastDropReason = "ignored device"
+            return false
+        case .pen, .eraser:
+            lastPenTime = max(lastPenTime, e.time)
+            return handlePointer(e)
+        case .mouse:
+            return handlePointer(e)
+        case .touch:
+            return handleTouch(e)
+        }
+    }
+
+    private func handlePointer(_ e: InputEvent) -> Bool {
+        let id = Self.pointerId(device: e.device, touchId: nil)
+        let type = Self.pointerType(e.kind)
+        let f = e.kind == .mouse ? 0.5 : e.pressure
+        let down = editor.activePointerIds.contains(id)
+        switch e.phase {
+        case .hover:
+            return false
+        case .down:
+            if e.kind == .pen || e.kind == .eraser {
+                pensDown.insert(e.device)
+                cancelTouches()  // the palm landed before the pen
+            }
+            if down { call { try editor.pointerCancel(pointerId: id) } }
+            return call { try editor.pointerDown(x: e.x, y: e.y, t: e.time, f: f, type: type, pointerId: id) }
+        case .move:
+            guard down else { return false }
+            return call { try editor.pointerMove(x: e.x, y: e.y, t: e.time, f: f, type: type, pointerId: id) }
+        case .up:
+            pensDown.remove(e.device)
+            guard down else { return false }
+            return call { try editor.pointerUp(x: e.x, y: e.y, t: e.time, f: f, type: type, pointerId: id) }
+        }
+    }
+
+    private func palmRejected(at time: Int64) -> Bool {
+        guard palmRejection else { return false }
+        return !pensDown.isEmpty || (lastPenTime != .min && time - lastPenTime <= palmTimeoutMs)
+    }
+
+    private func handleTouch(_ e: InputEvent) -> Bool {
+        guard let tid = e.touchId else { lastDropReason = "touch without a sequence id"; return false }
+        let id = Self.pointerId(device: e.device, touchId: tid)
+        switch e.phase {
+        case .hover:
+            return false
+        case .down:
+            if touches[tid] != nil { _ = endTouch(tid, id: id, e: e, cancel: true) }
+            if palmRejected(at: e.time) {
+                touches[tid] = Touch(x: e.x, y: e.y, rejected: true, inEditor: false)
+                lastDropReason = "palm rejection: a pen is near"
+                return false
+            }
+            let live = touches.filter { !$0.value.rejected }
+            if touchManipulates, let (otherId, other) = live.first {
+                // A second finger: stop the first finger's scroll/drag and pinch with both.
+                if other.inEditor { call { try editor.pointerCancel(pointerId: Self.pointerId(device: e.device, touchId: otherId)) } }
+                touches[otherId]?.inEditor = false
+                touches[tid] = Touch(x: e.x, y: e.y, rejected: false, inEditor: false)
+                startPinch()
+                return true
+            }
+            if touchManipulates, pinch != nil || live.count >= 2 {
+                touches[tid] = Touch(x: e.x, y: e.y, rejected: true, inEditor: false)
+                lastDropReason = "third finger during a pinch"
+                return false
+            }
+            touches[tid] = Touch(x: e.x, y: e.y, rejected: false, inEditor: true)
+            return call { try editor.pointerDown(x: e.x, y: e.y, t: e.time, f: e.pressure, type: .touch, pointerId: id) }
+        case .move:
+            guard var t = touches[tid] else { lastDropReason = "touch update without a begin"; return false }
+            guard !t.rejected else { lastDropReason = "palm rejection: touch began near a pen"; return false }
+            t.x = e.x; t.y = e.y
+            touches[tid] = t
+            if pinch != nil { return updatePinch() }
+            guard t.inEditor else { return false }
+            return call { try editor.pointerMove(x: e.x, y: e.y, t: e.time, f: e.pressure, type: .touch, pointerId: id) }
+        case .up:
+            return endTouch(tid, id: id, e: e, cancel: false)
+        }
+    }
+
+    private func endTouch(_ tid: Int, id: Int, e: InputEvent, cancel: Bool) -> Bool {
+        guard let t = touches.removeValue(forKey: tid) else { lastDropReason = "touch end without a begin"; return false }
+        if pinch != nil, touches.filter({ !$0.value.rejected }).count < 2 { pinch = nil }
+        guard t.inEditor, editor.activePointerIds.contains(id) else { return !t.rejected }
+        if cancel { return call { try editor.pointerCancel(pointerId: id) } }
+        return call { try editor.pointerUp(x: e.x, y: e.y, t: e.time, f: e.pressure, type: .touch, pointerId: id) }
+    }
+
+    private func pinchPair() -> (Touch, Touch)? {
+        let live = touches.filter { !$0.value.rejected }.sorted { $0.key < $1.key }
+        guard live.count >= 2 else { return nil }
+        return (live[0].value, live[1].value)
+    }
+
+    private func startPinch() {
+        guard let (a, b) = pinchPair() else { return }
+        pinch = (max(1, hypot(a.x - b.x, a.y - b.y)), Point(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2))
+    }
+
+    private func updatePinch() -> Bool {
+        guard let p = pinch, let (a, b) = pinchPair() else { return false }
+        let d = max(1, hypot(a.x - b.x, a.y - b.y))
+        let mid = Point(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
+        editor.scroll(by: Point(x: p.mid.x - mid.x, y: p.mid.y - mid.y))
+        if abs(d / p.distance - 1) > 0.01 { editor.zoom(by: d / p.distance, at: mid) }
+        pinch = (d, mid)
+        return true
+    }
+
+    /// Cancels every touch that reached the editor (a pen came down, or focus was lost).
+    public func cancelTouches() {
+        for (tid, t) in touches {
+            touches[tid]?.rejected = true
+            if t.inEditor {
+                for id in editor.activePointerIds where id == (1 << 32) + tid { call { try editor.pointerCancel(pointerId: id) } }
+            }
+            touches[tid]?.inEditor = false
+        }
+        pinch = nil
+    }
+
+    /// A device went away (unplugged, disabled) or stopped reporting: its strokes are cancelled.
+    public func deviceLost(_ device: Int) {
+        pensDown.remove(device)
+        let id = Self.pointerId(device: device, touchId: nil)
+        if editor.activePointerIds.contains(id) { call { try editor.pointerCancel(pointerId: id) } }
+    }
+
+    /// Focus lost or a grab broken: everything in progress is cancelled cleanly.
+    public func cancelAll() {
+        cancelTouches()
+        touches = [:]
+        pensDown = []
+        for id in editor.activePointerIds { call { try editor.pointerCancel(pointerId: id) } }
+    }
+
+    @discardableResult
+    private func call(_ body: () throws -> Void) -> Bool {
+        do { try body(); return true } catch {
+            onError?("\(error)")
+            return false
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Quire
+
+/// How the window was asked to start.
+public struct AppOptions: Sendable {
+    /// The package to edit; nil opens the notebook in $XDG_DATA_HOME/quire.
+    public var file: String?
+    /// Full screen, no way out except `app.kiosk.exit-chord`.
+    public var kiosk = false
+    public var width = 1000
+    public var height = 720
+    /// Writes per-event latency figures (JSON) here on exit.
+    public var latencyLog: String?
+    /// X display name; nil uses $DISPLAY.
+    public var display: String?
+    public init() {}
+}
+
+/// XDG base directories (https://specifications.freedesktop.org/basedir-spec/).
+enum XDG {
+    static func base(_ variable: String, _ fallback: String) -> String {
+        let env = ProcessInfo.processInfo.environment
+        if let v = env[variable], v.hasPrefix("/") { return v }
+        let home = env["HOME"] ?? NSHomeDirectory()
+        return home + "/" + fallback
+    }
+    static var configDir: String { base("XDG_CONFIG_HOME", ".config") + "/quire" }
+    static var stateDir: String { base("XDG_STATE_HOME", ".local/state") + "/quire" }
+    static var dataDir: String { base("XDG_DATA_HOME", ".local/share") + "/quire" }
+}
+
+/// Builds the app's engine: defaults, then the user's `$XDG_CONFIG_HOME/quire/configuration.json`,
+/// with packages' working state (autosave, crash recovery) under `$XDG_STATE_HOME/quire/autosave`.
+/// A broken user file is reported and skipped, never fatal.
+func makeAppEngine(warn: (String) -> Void) throws -> Engine {
+    let engine = try Engine()
+    let userFile = XDG.configDir + "/configuration.json"
+    if FileManager.default.fileExists(atPath: userFile) {
+        do {
+            let data = try FileIO.readFile(userFile, maxBytes: 1 << 20)
+            try engine.configuration.inject(json: String(decoding: data, as: UTF8.self))
+        } catch let e as QuireError {
+            warn("ignoring \(userFile): \(e.message)")
+        }
+    }
+    if (try? engine.configuration.getString("content-package.temp-folder", default: "")) ?? "" == "" {
+        let dir = XDG.stateDir + "/autosave"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try engine.configuration.setString(dir, forKey: "content-package.temp-folder")
+    }
+    return engine
+}
+
+/// Opens (or creates) the package to edit and picks its part: the first Text Document, else the
+/// first part; an empty package gets a Text Document.
+func openDocument(engine: Engine, path: String?) throws -> (ContentPackage, ContentPart, String) {
+    let file: String
+    if let path { file = path } else {
+        try? FileManager.default.createDirectory(atPath: XDG.dataDir, withIntermediateDirectories: true)
+        file = XDG.dataDir + "/notes.iink"
+    }
+    let pkg = try engine.openPackage(file, openOption: .create)
+    var note = ""
+    if pkg.recoveredFromTemp { note = "Recovered unsaved changes after an unclean exit." }
+    var chosen: ContentPart?
+    for i in 0..<pkg.partCount {
+        let p = try pkg.part(at: i)
+        if p.type == "Text Document" { chosen = p; break }
+        if chosen == nil { chosen = p }
+    }
+    let part = try chosen ?? pkg.createPart(type: "Text Document")
+    return (pkg, part, note)
+}
