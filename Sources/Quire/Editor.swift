@@ -188,11 +188,22 @@ public final class Editor {
     /// Applies changes to the model as one undoable step and tells delegates and the renderer.
     func commit(_ t: Transaction, affecting blockIds: [String]) {
         guard !t.isEmpty, let m = attached?.model else { return }
+        sealActiveErasures()
         var dirty = Rect.zero
         for c in t.changes { dirty = dirty.union(apply(c, to: m)) }
         undoStack.append(t)
         redoStack.removeAll()
         finishChange(blockIds: blockIds, dirty: dirty, model: m)
+    }
+
+    /// An eraser pass still in progress has changed the model already. Before another change
+    /// lands, what it erased so far becomes its own undo step: undo then runs in the order things
+    /// happened (otherwise undoing a later step could bring back a stroke the eraser removed).
+    func sealActiveErasures() {
+        for (k, p) in pointers where !p.erased.isEmpty {
+            undoStack.append(p.erased)
+            pointers[k]?.erased = Transaction()
+        }
     }
 
     @discardableResult

@@ -239,9 +239,19 @@ extension Editor {
             guard let s = m.strokes[id], s.bounds.insetBy(dx: -radius, dy: -radius).intersects(seg) else { continue }
             var hit = [Bool](repeating: false, count: s.count)
             var any = false
+            let pa = Point(x: a.x, y: a.y), pb = Point(x: b.x, y: b.y)
             for i in 0..<s.count {
                 let q = s[i]
-                if Self.distance(Point(x: q.x, y: q.y), Point(x: a.x, y: a.y), Point(x: b.x, y: b.y)) <= radius { hit[i] = true; any = true }
+                if Self.distance(Point(x: q.x, y: q.y), pa, pb) <= radius { hit[i] = true; any = true }
+            }
+            // Sparse samples (a fast mouse line): the eraser may cross a segment far from both ends.
+            if s.count > 1 {
+                for i in 0..<(s.count - 1) where !hit[i] && !hit[i + 1] {
+                    let q0 = s[i], q1 = s[i + 1]
+                    if Self.segmentDistance(Point(x: q0.x, y: q0.y), Point(x: q1.x, y: q1.y), pa, pb) <= radius {
+                        hit[i] = true; hit[i + 1] = true; any = true
+                    }
+                }
             }
             guard any else { continue }
             var changes: [Change] = [.stroke(old: s, new: nil)]
@@ -261,6 +271,14 @@ extension Editor {
             for c in changes { apply(c, to: m); p.erased.changes.append(c) }
             if batchDepth == 0 { renderer?.invalidate(viewTransform.apply(s.bounds.insetBy(dx: -2, dy: -2))) }
         }
+    }
+
+    /// Distance between segments ab and cd (0 when they cross).
+    static func segmentDistance(_ a: Point, _ b: Point, _ c: Point, _ d: Point) -> Double {
+        func cross(_ o: Point, _ p: Point, _ q: Point) -> Double { (p.x - o.x) * (q.y - o.y) - (p.y - o.y) * (q.x - o.x) }
+        let d1 = cross(c, d, a), d2 = cross(c, d, b), d3 = cross(a, b, c), d4 = cross(a, b, d)
+        if (d1 > 0) != (d2 > 0), (d3 > 0) != (d4 > 0), d1 != 0, d2 != 0, d3 != 0, d4 != 0 { return 0 }
+        return min(distance(a, c, d), distance(b, c, d), distance(c, a, b), distance(d, a, b))
     }
 
     /// Distance from p to the segment ab.
