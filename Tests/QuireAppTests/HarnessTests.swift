@@ -17,6 +17,34 @@ struct HarnessTests {
         #expect(ReadyLine("quire: readying") == nil)
     }
 
+    /// The process wrapper against a shell stand-in for `quire edit`: line reading, a TERM trap
+    /// (which only works because children start with an empty signal mask), exit status.
+    @Test func appProcessWrapperWithStandIn() throws {
+        let script = """
+        trap 'echo "quire: saved"; exit 0' TERM
+        echo "noise"
+        echo "quire: ready window=0x200001 canvas=0x200002 x=0 y=40 width=800 height=560 scale=1"
+        echo "DISPLAY=$DISPLAY"
+        while :; do sleep 0.05; done
+        """
+        let app = try QuireAppProcess(arguments: ["-c", script], server: nil, display: ":99",
+                                      binary: URL(fileURLWithPath: "/bin/sh"))
+        let ready = try app.waitForReady(timeout: 10)
+        #expect(ready.canvas == 0x200002 && ready.y == 40 && ready.width == 800)
+        #expect(try app.waitForLine(prefix: "DISPLAY=", timeout: 10) == "DISPLAY=:99")
+        #expect(app.isRunning)
+        app.terminate()
+        #expect(app.waitForExit(timeout: 10) == .exited(0))
+        #expect(try app.waitForLine(prefix: "quire: saved", timeout: 5) == "quire: saved")
+        #expect(app.stdoutLines.first == "noise")
+        #expect(throws: HarnessError.self) { try app.waitForLine(prefix: "never", timeout: 1) }
+
+        let killed = try QuireAppProcess(arguments: ["-c", "while :; do sleep 0.05; done"], server: nil,
+                                         binary: URL(fileURLWithPath: "/bin/sh"))
+        killed.kill()
+        #expect(killed.waitForExit(timeout: 10) == .signaled(SIGKILL))
+    }
+
     @Test func inputTestMessageLayout() {
         // Sizes the driver checks (it drops the client on any other length).
         #expect(InputTestDevice.valuatorBlockSize == 1040)

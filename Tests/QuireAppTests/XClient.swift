@@ -87,12 +87,14 @@ final class XClient {
         display = d
         self.server = server
         screen = quire_DefaultScreen(d)
+        defer { server?.register(self) }
         root = quire_RootWindow(d, screen)
         XSetErrorHandler { _, ev in
             if let ev { xErrors.record(ev.pointee.error_code, ev.pointee.request_code) }
             return 0
         }
-        // If the server dies first, make later calls fail instead of exiting the test runner.
+        // If the server dies anyway, make later calls fail instead of exiting the test runner.
+        XSetIOErrorHandler { _ in 0 }
         XSetIOErrorExitHandler(d, { _, _ in }, nil)
         var event: Int32 = 0, error: Int32 = 0, opcode: Int32 = 0
         if XQueryExtension(d, "XInputExtension", &opcode, &event, &error) != 0 {
@@ -101,7 +103,17 @@ final class XClient {
         }
     }
 
-    deinit { XCloseDisplay(display) }
+    private var closed = false
+
+    deinit { close() }
+
+    /// Closes the connection; the server calls this for its clients before it is killed, because a
+    /// connection whose server died makes Xlib report a fatal I/O error.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        XCloseDisplay(display)
+    }
 
     func sync() { XSync(display, 0) }
 

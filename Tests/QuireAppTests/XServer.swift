@@ -37,6 +37,14 @@ final class XServer {
     let startSeconds: Double
     private let pid: pid_t
     private var stopped = false
+    private final class WeakClient { weak var client: XClient?; init(_ c: XClient) { client = c } }
+    private var clients: [WeakClient] = []
+
+    /// Connections made with `XClient(server:)`, closed before the server is killed.
+    func register(_ client: XClient) {
+        clients.removeAll { $0.client == nil }
+        clients.append(WeakClient(client))
+    }
 
     var display: String { ":\(number)" }
     var logPath: String { directory.appendingPathComponent("server.log").path }
@@ -118,6 +126,8 @@ final class XServer {
     func stop() {
         guard !stopped else { return }
         stopped = true
+        for c in clients { c.client?.close() }
+        clients = []
         kill(pid, SIGKILL)
         _ = waitChild(pid, timeout: 10)
         unlink("/tmp/.X\(number)-lock")
