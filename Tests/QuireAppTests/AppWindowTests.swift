@@ -106,8 +106,9 @@ struct AppWindowTests {
         #expect(after > before + 100, "pen stroke left no ink on screen (dark pixels \(before) -> \(after))")
 
         let original = try Data(contentsOf: URL(fileURLWithPath: file))
+        // A real keyboard device, not XTest: apps may rightly ignore the XTEST devices for input.
         r.x.focus(r.ready.window)
-        try r.x.keyChord("ctrl+s")
+        try r.server.connect(.keyboard).keyChord(try r.x.keycodes("ctrl+s"))
         var saved = false
         let saveDeadline = Date().addingTimeInterval(10)
         while Date() < saveDeadline {

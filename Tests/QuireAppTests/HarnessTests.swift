@@ -225,6 +225,7 @@ struct HarnessTests {
         let keyboard = try server.connect(.keyboard)
         let ctrl = Int32(XKeysymToKeycode(x.display, XStringToKeysym("Control_L")))
         let s = Int32(XKeysymToKeycode(x.display, XStringToKeysym("s")))
+        #expect(try x.keycodes("ctrl+s") == [ctrl, s])
         try keyboard.keyChord([ctrl, s])
         let events = x.drainEvents().compactMap { e -> XIEventRecord? in if case .xi(let r) = e { return r }; return nil }
         #expect(events.filter { $0.type == XI_KeyPress }.map(\.detail) == [ctrl, s])

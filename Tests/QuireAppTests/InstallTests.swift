@@ -24,7 +24,7 @@ struct InstallTests {
         let prefix = tmp.path("prefix")
         let work = tmp.path("work")
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        let built = try quireBinary()
+        let built = try builtQuireBinary()
         let install = try run([repositoryRoot.appendingPathComponent("scripts/install").path], in: work, environment: [
             "PREFIX": prefix, "DESTDIR": "", "QUIRE_INSTALL_SKIP_BUILD": "1", "QUIRE_BINARY": built.path,
         ])
@@ -73,7 +73,7 @@ struct InstallTests {
         let tmp = TempDir()
         let stage = tmp.path("stage")
         let r = try run([repositoryRoot.appendingPathComponent("scripts/install").path], in: tmp.url.path, environment: [
-            "PREFIX": "/usr", "DESTDIR": stage, "QUIRE_INSTALL_SKIP_BUILD": "1", "QUIRE_BINARY": try quireBinary().path,
+            "PREFIX": "/usr", "DESTDIR": stage, "QUIRE_INSTALL_SKIP_BUILD": "1", "QUIRE_BINARY": try builtQuireBinary().path,
         ])
         try #require(r.exit == .exited(0), "\(r.output)")
         #expect(FileManager.default.isExecutableFile(atPath: "\(stage)/usr/bin/quire"))

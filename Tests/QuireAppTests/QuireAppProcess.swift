@@ -3,12 +3,18 @@ import Foundation
 import Glibc
 #endif
 
-/// The `quire` executable built beside the test bundle (`swift build --build-tests` builds it,
-/// because this target depends on the executable target).
+/// The `quire` the app tests run: `$QUIRE_BINARY` when set (e.g. a stand-in while the window app
+/// is being written), else the one built beside the test bundle.
 func quireBinary() throws -> URL {
     if let env = ProcessInfo.processInfo.environment["QUIRE_BINARY"], !env.isEmpty {
         return URL(fileURLWithPath: env)
     }
+    return try builtQuireBinary()
+}
+
+/// The `quire` executable built beside the test bundle (`swift build --build-tests` builds it,
+/// because this target depends on the executable target).
+func builtQuireBinary() throws -> URL {
     let here = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
     for dir in [here, here.deletingLastPathComponent()] {
         let u = dir.appendingPathComponent("quire")

@@ -252,22 +252,26 @@ final class XClient {
 
     // MARK: input through XTest (the "Virtual core XTEST" devices: no pressure, no touch)
 
-    /// Presses a chord such as "ctrl+s", "ctrl+shift+z", "Escape", "Return".
-    func keyChord(_ chord: String) throws {
+    /// X keycodes of a chord such as "ctrl+s", "ctrl+shift+z", "Escape", "Return", modifiers first
+    /// as written. For XTest (`keyChord`) or the inputtest keyboard (`InputTestDevice.keyChord`).
+    func keycodes(_ chord: String) throws -> [Int32] {
         let names: [String: String] = ["ctrl": "Control_L", "control": "Control_L", "shift": "Shift_L",
                                        "alt": "Alt_L", "super": "Super_L", "meta": "Meta_L",
                                        "enter": "Return", "esc": "Escape", "del": "Delete"]
-        var codes: [UInt32] = []
-        for part in chord.split(separator: "+").map(String.init) {
-            let keysymName = names[part.lowercased()] ?? part
-            let sym = XStringToKeysym(keysymName)
+        return try chord.split(separator: "+").map(String.init).map { part in
+            let sym = XStringToKeysym(names[part.lowercased()] ?? part)
             guard sym != 0 else { throw HarnessError("unknown key '\(part)' in '\(chord)'") }
             let code = XKeysymToKeycode(display, sym)
             guard code != 0 else { throw HarnessError("no keycode for '\(part)'") }
-            codes.append(UInt32(code))
+            return Int32(code)
         }
-        for c in codes { XTestFakeKeyEvent(display, c, 1, 0) }
-        for c in codes.reversed() { XTestFakeKeyEvent(display, c, 0, 0) }
+    }
+
+    /// Presses then releases a chord through XTest (the "Virtual core XTEST keyboard").
+    func keyChord(_ chord: String) throws {
+        let codes = try keycodes(chord)
+        for c in codes { XTestFakeKeyEvent(display, UInt32(c), 1, 0) }
+        for c in codes.reversed() { XTestFakeKeyEvent(display, UInt32(c), 0, 0) }
         sync()
     }
 
