@@ -39,5 +39,7 @@ let package = Package(
         .testTarget(name: "InkRecognitionTests", dependencies: ["InkRecognition"], swiftSettings: strict),
         .testTarget(name: "InkRenderTests", dependencies: ["InkRender", "InkModel"], exclude: ["Golden"], swiftSettings: strict),
         .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireApp", "quire", "CCairo", "CX11"], swiftSettings: strict),
+        // X11 harness (Xvfb / Xorg+inputtest), window tests of `quire edit`, install test.
+        .testTarget(name: "QuireAppTests", dependencies: ["quire", "InkModel", "CX11", "CCairo"], swiftSettings: strict),
     ]
 )

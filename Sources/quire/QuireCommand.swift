@@ -64,13 +64,32 @@ struct NewCommand: ParsableCommand {
     @Argument(help: "The package file to create (must not exist).") var file: String
     @Option(name: .customLong("part-type"), help: "Text, Math, Drawing, Diagram, Raw Content or Text Document.")
     var partType = "Text Document"
+    @Option(name: .customLong("fill-strokes"), help: "Write this many synthetic strokes (for benchmarks).")
+    var fillStrokes = 0
 
     func run() throws {
         try runReporting {
+            guard (0...1_000_000).contains(fillStrokes) else { throw QuireError(.invalidArgument, "--fill-strokes must be 0...1000000") }
             let engine = try Engine()
             let pkg = try engine.createPackage(file)
             defer { pkg.close() }
             let part = try pkg.createPart(type: partType)
+            if fillStrokes > 0 {
+                // Short wavy strokes in rows across a long page, written through the editor like a pen would.
+                let editor = engine.createEditor(fontMetricsProvider: CairoFontMetrics())
+                try editor.setViewSize(width: 1000, height: 700)
+                try editor.setPart(part)
+                var events: [PointerEvent] = []
+                for i in 0..<fillStrokes {
+                    let x = Double(i % 30) * 32 + 10, y = Double(i / 30) * 19 + 10
+                    events.append(.down(x: x, y: y, t: Int64(i * 1000), f: 0.5))
+                    for k in 1..<40 { events.append(.move(x: x + Double(k) * 0.6, y: y + sin(Double(k) / 4) * 5, t: Int64(i * 1000 + k * 5), f: 0.5)) }
+                    events.append(.up(x: x + 24, y: y, t: Int64(i * 1000 + 200), f: 0.5))
+                    if events.count > 200_000 { try editor.pointerEvents(events, processGestures: false); events = [] }
+                }
+                try editor.pointerEvents(events, processGestures: false)
+                try editor.setPart(nil)
+            }
             try pkg.save()
             print("created \(pkg.path) with part \(part.id) (\(partType))")
         }
