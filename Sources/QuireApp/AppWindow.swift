@@ -62,6 +62,8 @@ public final class AppWindow: EditorDelegate {
     private var fullscreen = false
 
     private var devices: [Int: InputDevice] = [:]
+    /// Pen/mouse releases held until the next round trip (see the loop).
+    private var pendingUps: [Int: InputEvent] = [:]
     private var pressure: [Int: Double] = [:]
     private var overrides: [(String, DeviceKind)] = []
     private var pressedCommand: ToolbarCommand?
@@ -198,6 +200,17 @@ public final class AppWindow: EditorDelegate {
                 var ev = XEvent()
                 XNextEvent(d, &ev)
                 handle(&ev, received: monotonicNs())
+            }
+            if !pendingUps.isEmpty {
+                // Disabling a device makes the server release its buttons first: the round trip
+                // brings in the hierarchy change that reveals such a release as a lost pointer.
+                XSync(d, 0)
+                while XPending(d) > 0 && !quit {
+                    var ev = XEvent()
+                    XNextEvent(d, &ev)
+                    handle(&ev, received: monotonicNs())
+                }
+                for source in Array(pendingUps.keys) { applyPendingUp(source) }
             }
             if stop.isSet { finish(save: true); break }
             if quit { break }
@@ -355,7 +368,10 @@ public final class AppWindow: EditorDelegate {
         let list = x.queryDevices(overrides: overrides)
         let old = devices
         devices = Dictionary(uniqueKeysWithValues: list.map { ($0.id, $0) })
-        for (id, _) in old where devices[id] == nil || devices[id]?.enabled == false { router.deviceLost(id) }
+        for (id, _) in old where devices[id] == nil || devices[id]?.enabled == false {
+            pendingUps[id] = nil
+            router.deviceLost(id)
+        }
         if ProcessInfo.processInfo.environment["QUIRE_DEBUG_DEVICES"] != nil {
             for d in list { FileHandle.standardError.write(Data("quire: device \(d.id) '\(d.name)' -> \(d.kind.rawValue) pressure-axis=\(d.pressureAxis.map(String.init) ?? "none")\n".utf8)) }
         }
@@ -429,6 +445,11 @@ public final class AppWindow: EditorDelegate {
         lastCanvasPoint = p
         let e = InputEvent(phase: phase, device: source, kind: kind, touchId: isTouch ? Int(de.detail) : nil,
                            x: p.x, y: p.y, time: t, pressure: dev.pressureAxis == nil ? 0.5 : f)
+        if pendingUps[source] != nil { applyPendingUp(source) }
+        if phase == .up, !isTouch, kind != .touch {
+            pendingUps[source] = e
+            return
+        }
         let changed = router.handle(e)
         if changed {
             // Each event reaches the screen now: no frame timer, no batching.
@@ -437,6 +458,14 @@ public final class AppWindow: EditorDelegate {
             if phase == .move, kind == .pen || kind == .mouse, editor.liveStroke(pointerId: InputRouter.pointerId(device: source, touchId: nil)) != nil {
                 latency.record(workNs: monotonicNs() - received, serverTime: UInt64(de.time))
             }
+        }
+    }
+
+    private func applyPendingUp(_ source: Int) {
+        guard let e = pendingUps.removeValue(forKey: source) else { return }
+        if router.handle(e) {
+            present()
+            XFlush(x.display)
         }
     }
 

@@ -41,10 +41,14 @@ struct AppWindowTests {
         let origin: (x: Int, y: Int)
     }
 
-    private func launch(_ file: String, size: (Int, Int) = (1024, 768), geometry: (Int, Int) = (800, 600)) throws -> Running {
-        let server = try XServer.xorg(width: size.0, height: size.1)
+    private func launch(_ file: String, size: (Int, Int) = (1024, 768), geometry: (Int, Int) = (800, 600),
+                        xvfb: Bool = false, latencyLog: String? = nil) throws -> Running {
+        let server = xvfb ? try XServer.xvfb(width: size.0, height: size.1) : try XServer.xorg(width: size.0, height: size.1)
         let started = Date()
-        let app = try QuireAppProcess.edit(file, server: server, geometry: geometry)
+        // Autosave state and user configuration stay beside the test's package.
+        let home = (file as NSString).deletingLastPathComponent
+        let env = ["XDG_STATE_HOME": home + "/state", "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data"]
+        let app = try QuireAppProcess.edit(file, server: server, geometry: geometry, latencyLog: latencyLog, environment: env)
         let ready = try app.waitForReady(timeout: 60)
         print("quire edit ready after \(String(format: "%.2f", Date().timeIntervalSince(started))) s: \(ready)")
         let x = try XClient(server: server)
@@ -155,5 +159,152 @@ struct AppWindowTests {
         r.app.terminate()
         #expect(r.app.waitForExit(timeout: 20) == .exited(0), "stderr: \(r.app.stderr)")
         #expect(try strokes(file) >= 1)
+    }
+
+    // MARK: input end to end (Xorg + inputtest devices)
+
+    /// Waits until the dark-pixel count of a canvas rectangle satisfies `done` (or 10 s pass).
+    private func settle(_ r: Running, _ box: (Int, Int, Int, Int), until done: (Int) -> Bool) throws -> Int {
+        func dark() throws -> Int { try r.x.capture(r.ready.canvas).countDark(x: box.0, y: box.1, width: box.2, height: box.3) }
+        var n = try dark()
+        let deadline = Date().addingTimeInterval(10)
+        while !done(n) && Date() < deadline { usleep(20_000); n = try dark() }
+        return n
+    }
+
+    private func close(_ r: Running) {
+        r.x.sendDeleteWindow(r.ready.window)
+        #expect(r.app.waitForExit(timeout: 20) == .exited(0), "stderr: \(r.app.stderr)")
+    }
+
+    /// Pressure arrays of every stroke in the saved package (from `quire export --format json`).
+    private func pressures(_ path: String) throws -> [[Double]] {
+        let r = try runTool(try quireBinary().path, ["export", path, "--format", "json"])
+        try #require(r.exit == .exited(0), "quire export: \(r.output)")
+        var out: [[Double]] = []
+        func walk(_ v: Any) {
+            if let o = v as? [String: Any] {
+                if let f = o["f"] as? [Double], o["x"] != nil { out.append(f) }
+                o.values.forEach(walk)
+            } else if let a = v as? [Any] { a.forEach(walk) }
+        }
+        walk(try JSONSerialization.jsonObject(with: Data(r.output.utf8)))
+        return out
+    }
+
+    @Test func penPressureIsSavedInOrder() throws {
+        let tmp = TempDir()
+        let file = try newPackage(tmp)
+        let r = try launch(file)
+        defer { r.app.kill(); r.server.stop() }
+        let ox = Double(r.origin.x), oy = Double(r.origin.y)
+        let points = (0 ... 30).map { i -> (x: Double, y: Double, pressure: Double) in
+            let d = Double(i)
+            return (ox + 120 + d * 9, oy + 220 + sin(d / 3) * 10, 0.1 + d * 0.025)
+        }
+        try r.server.connect(.pen).penStroke(points: points)
+        #expect(try settle(r, (100, 190, 320, 70)) { $0 > 100 } > 100)
+        close(r)
+        let f = try pressures(file)
+        try #require(f.count == 1, "expected one stroke, got \(f.count)")
+        #expect(f[0].count >= 25)
+        // The tip lifts with pressure 0: that last sample aside, pressures rise as they were written.
+        let written = f[0].dropLast()
+        #expect(zip(written, written.dropFirst()).allSatisfy { $0 <= $1 + 1e-9 }, "pressures out of order: \(f[0])")
+        #expect(written.first! < 0.2 && written.last! > 0.7)
+    }
+
+    @Test func eraserPassRemovesTheStrokeFromThePackage() throws {
+        let tmp = TempDir()
+        let file = try newPackage(tmp)
+        let r = try launch(file)
+        defer { r.app.kill(); r.server.stop() }
+        let ox = Double(r.origin.x), oy = Double(r.origin.y)
+        try r.server.connect(.pen).penStroke(points: (0 ... 30).map { (ox + 150 + Double($0) * 8, oy + 210, 0.7) })
+        #expect(try settle(r, (140, 180, 280, 60)) { $0 > 100 } > 100)
+        try r.server.connect(.eraser).eraserStroke(points: (0 ... 10).map { (ox + 280, oy + 190 + Double($0) * 4, 0.7) })
+        #expect(try settle(r, (140, 180, 280, 60)) { $0 < 20 } < 20)
+        close(r)
+        #expect(try strokes(file) == 0)
+    }
+
+    /// Ink near the bottom of the page leaves room to scroll; a finger dragged up on empty paper
+    /// scrolls the page (the ink moves up on screen) and writes nothing. A palm landing while the
+    /// pen is in use is ignored.
+    @Test func touchDragScrollsAndPalmIsIgnored() throws {
+        let tmp = TempDir()
+        let file = try newPackage(tmp)
+        let r = try launch(file)
+        defer { r.app.kill(); r.server.stop() }
+        let ox = Double(r.origin.x), oy = Double(r.origin.y)
+        let h = r.ready.height
+        let pen = try r.server.connect(.pen)
+        try pen.penStroke(points: (0 ... 30).map { (ox + 200 + Double($0) * 8, oy + Double(h) - 60, 0.7) })
+        let low = (190, h - 90, 270, 60)
+        #expect(try settle(r, low) { $0 > 100 } > 100)
+        usleep(800_000)  // past the palm-rejection window of the pen just used
+
+        let touch = try r.server.connect(.touch)
+        try touch.touchDrag(id: 1, points: (0 ... 15).map { (ox + 600, oy + 250 - Double($0) * 10) })
+        let moved = (190, h - 240, 270, 60)  // 150 px higher
+        #expect(try settle(r, moved) { $0 > 100 } > 100, "the page did not scroll with the finger")
+        #expect(try settle(r, low) { $0 < 20 } < 20)
+
+        // Palm: the pen writes while a touch drags; the page must not move.
+        try pen.proximityIn(x: ox + 100, y: oy + 100)
+        try pen.hover(x: ox + 100, y: oy + 100)
+        try touch.touchDrag(id: 2, points: (0 ... 15).map { (ox + 600, oy + 300 - Double($0) * 10) })
+        try pen.penStroke(points: (0 ... 20).map { (ox + 100 + Double($0) * 8, oy + 100, 0.6) }, proximity: false)
+        try pen.proximityOut(x: ox + 260, y: oy + 100)
+        #expect(try settle(r, (90, 80, 200, 40)) { $0 > 80 } > 80)
+        #expect(try settle(r, moved) { $0 > 100 } > 100, "a palm touch during pen use scrolled the page")
+        close(r)
+        #expect(try strokes(file) == 2)
+    }
+
+    @Test func unplugMidStrokeCancelsItAndTheAppCarriesOn() throws {
+        let tmp = TempDir()
+        let file = try newPackage(tmp)
+        let r = try launch(file)
+        defer { r.app.kill(); r.server.stop() }
+        let ox = Double(r.origin.x), oy = Double(r.origin.y)
+        let pen = try r.server.connect(.pen)
+        try pen.proximityIn(x: ox + 100, y: oy + 300)
+        try pen.button(1, pressed: true, [0: pen.deviceX(ox + 100), 1: pen.deviceY(oy + 300), 4: 600])
+        try pen.sync()
+        for i in 1 ... 15 { try pen.motion([0: pen.deviceX(ox + 100 + Double(i) * 10), 1: pen.deviceY(oy + 300), 4: 600]); try pen.sync() }
+        #expect(try settle(r, (90, 280, 200, 40)) { $0 > 50 } > 50, "the live stroke was not drawn")
+        try r.server.disableDevice(name: TestInputDevice.pen.deviceName)
+        // The cancelled stroke leaves the screen; the eraser (another device) still works.
+        #expect(try settle(r, (90, 280, 200, 40)) { $0 < 10 } < 10)
+        try r.server.connect(.eraser).eraserStroke(points: [(ox + 300, oy + 100, 0.5), (ox + 310, oy + 110, 0.5)])
+        close(r)
+        #expect(try strokes(file) == 0)
+    }
+
+    // MARK: Xvfb: mouse, keyboard and resize through XTest
+
+    @Test func mouseKeyboardAndResizeUnderXvfb() throws {
+        let tmp = TempDir()
+        let file = try newPackage(tmp)
+        let r = try launch(file, xvfb: true)
+        defer { r.app.kill(); r.server.stop() }
+        r.x.mouseDrag((0 ... 20).map { (r.origin.x + 100 + $0 * 10, r.origin.y + 150 + ($0 % 5) * 4) })
+        #expect(try settle(r, (90, 130, 230, 60)) { $0 > 60 } > 60, "a mouse drag should write")
+        // Resize: the canvas follows the window and is repainted.
+        XResizeWindow(r.x.display, r.ready.window, 640, 480)
+        r.x.sync()
+        var g = try r.x.geometry(r.ready.canvas)
+        let deadline = Date().addingTimeInterval(10)
+        while g.width != 640 && Date() < deadline { usleep(20_000); g = try r.x.geometry(r.ready.canvas) }
+        #expect(g.width == 640 && g.height == 480 - r.ready.y)
+        #expect(try settle(r, (90, 130, 230, 60)) { $0 > 60 } > 60, "ink gone after resize")
+        // Typing with nothing selected starts a typed text block.
+        r.x.focus(r.ready.window)
+        for k in ["h", "e", "l", "l", "o"] { try r.x.keyChord(k) }
+        try r.x.keyChord("ctrl+z")  // undo the last letter
+        close(r)
+        let text = try runTool(try quireBinary().path, ["export", file, "--format", "text"])
+        #expect(text.output.contains("hell") && !text.output.contains("hello"), "exported: \(text.output)")
     }
 }
