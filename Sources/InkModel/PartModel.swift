@@ -79,6 +79,18 @@ public final class PartModel {
         return s
     }
 
+    /// Moves every stroke of a block (not its children) by whole 1/100 mm, in place; returns the
+    /// area they covered before and after. Cheap per stroke: flowing blocks down moves pages of ink.
+    @discardableResult
+    public func translateStrokes(inBlock id: String, unitsX qx: Int32, unitsY qy: Int32) -> Rect {
+        guard qx != 0 || qy != 0, let ids = strokeIdsByBlock[id] else { return .zero }
+        var area = Rect.zero
+        for sid in ids { strokes[sid]?.translate(unitsX: qx, unitsY: qy, growing: &area) }
+        revision &+= 1
+        let u = InkStroke.unitsPerMillimetre
+        return area.union(area.offsetBy(dx: -Double(qx) / u, dy: -Double(qy) / u))
+    }
+
     public func setBlock(_ b: BlockData) {
         blocks[b.id] = b
         revision &+= 1

@@ -31,6 +31,8 @@ public final class Editor {
     var undoStack: [Transaction] = []
     var redoStack: [Transaction] = []
     var grid = StrokeGrid()
+    /// Boxes of the root's children as the last block flow left them (see `relayout`).
+    var flowBoxes: [String: Rect] = [:]
     var pointers: [Int: ActivePointer] = [:]
     private var delegates: [WeakDelegate] = []
     var callbackDepth = 0
@@ -90,6 +92,7 @@ public final class Editor {
         attached = newPart
         undoStack.removeAll(); redoStack.removeAll()
         selection.removeAll(); selectedStrokes.removeAll()
+        flowBoxes.removeAll()
         rebuildGrid()
         zoomLevel = 1
         viewTransform = Transform(scale: pixelsPerMillimetre, tx: 0, ty: 0)
@@ -209,6 +212,10 @@ public final class Editor {
         case .image(let entry, _, let new):
             m.setImage(new, entry: entry)
             return .zero
+        case .shiftInk(let blockId, let dx, let dy):
+            grid.shift(block: blockId, dx: dx, dy: dy)
+            if blockId == m.rootId { grid.shift(block: "", dx: dx, dy: dy) }  // the root's strokes may have no block id
+            return m.translateStrokes(inBlock: blockId, unitsX: dx, unitsY: dy)
         }
     }
 
@@ -234,6 +241,7 @@ public final class Editor {
             case .stroke(let o, let n): ids.append(o?.blockId ?? n?.blockId ?? rootId); if let n { ids.append(n.blockId ?? rootId) }
             case .block(let o, let n): ids.append((o ?? n)!.id)
             case .image: break
+            case .shiftInk(let b, _, _): ids.append(b)
             }
         }
         return Array(Set(ids))
