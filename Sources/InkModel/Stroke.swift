@@ -158,12 +158,6 @@ public struct InkStroke: Equatable, Sendable {
         offsetY &+= qy
     }
 
-    /// `translate`, growing `area` by the new bounds (one dictionary lookup for both in `PartModel`).
-    mutating func translate(unitsX qx: Int32, unitsY qy: Int32, growing area: inout Rect) {
-        translate(unitsX: qx, unitsY: qy)
-        area = area.union(bounds)
-    }
-
     /// A copy moved by (dx, dy) millimetres (rounded to 1/100 mm).
     public func translated(dx: Double, dy: Double) -> InkStroke {
         var s = self

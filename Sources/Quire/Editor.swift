@@ -107,7 +107,8 @@ public final class Editor {
 
     func rebuildGrid() {
         grid.clear()
-        for s in attached?.model.strokes.values ?? [:].values { grid.insert(s) }
+        guard let m = attached?.model else { return }
+        for s in m.strokes.values { grid.insert(s) }
     }
 
     func requirePart() throws -> PartModel {
@@ -215,7 +216,9 @@ public final class Editor {
         case .shiftInk(let blockId, let dx, let dy):
             grid.shift(block: blockId, dx: dx, dy: dy)
             if blockId == m.rootId { grid.shift(block: "", dx: dx, dy: dy) }  // the root's strokes may have no block id
-            return m.translateStrokes(inBlock: blockId, unitsX: dx, unitsY: dy)
+            let before = m.inkExtent(inBlock: blockId)
+            m.translateStrokes(inBlock: blockId, unitsX: dx, unitsY: dy)
+            return (before ?? .zero).union(m.inkExtent(inBlock: blockId) ?? .zero)
         }
     }
 

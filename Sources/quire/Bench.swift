@@ -17,6 +17,21 @@ func ms(_ body: () throws -> Void) rethrows -> Double {
     return Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6
 }
 
+/// CPU time of the calling thread, ms: unlike wall time it leaves out the moments the scheduler
+/// gives the core to another process (4 ms ticks on a busy machine), so a maximum means Quire's work.
+func threadCPUms() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1e6
+}
+
+/// Wall and thread-CPU milliseconds of `body`.
+func timed(_ body: () throws -> Void) rethrows -> (wall: Double, cpu: Double) {
+    let c = threadCPUms()
+    let w = try ms(body)
+    return (w, threadCPUms() - c)
+}
+
 struct BenchPackages: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "packages",
         abstract: "save / saveToTemp / open times and bytes per point for a generated 10,000-stroke package.")
@@ -87,15 +102,26 @@ struct BenchEditor: ParsableCommand {
             }
             let batchMs = try ms { try editor.pointerEvents(events, processGestures: false) }
             print(String(format: "batch ingest: %d events in %.0f ms = %.0f events/s", events.count, batchMs, Double(events.count) / batchMs * 1000))
-            var costs: [Double] = []
+            // Pen strokes over the filled page; the pen-up runs block flow (a block that grows pushes
+            // those below it, with all their ink).
+            var down: [(wall: Double, cpu: Double)] = [], move = down, up = down
             for r in 0..<200 {
                 let x = Double(r % 20) * 60 + 20, y = 300.0
-                costs.append(try ms { try editor.pointerDown(x: x, y: y, t: -1, f: 0.5, type: .pen, pointerId: 7) })
-                for k in 1..<50 { costs.append(try ms { try editor.pointerMove(x: x + Double(k) * 0.5, y: y + Double(k % 5), t: -1, f: 0.5, type: .pen, pointerId: 7) }) }
-                costs.append(try ms { try editor.pointerUp(x: x + 25, y: y, t: -1, f: 0.5, type: .pen, pointerId: 7) })
+                down.append(try timed { try editor.pointerDown(x: x, y: y, t: -1, f: 0.5, type: .pen, pointerId: 7) })
+                for k in 1..<50 { move.append(try timed { try editor.pointerMove(x: x + Double(k) * 0.5, y: y + Double(k % 5), t: -1, f: 0.5, type: .pen, pointerId: 7) }) }
+                up.append(try timed { try editor.pointerUp(x: x + 25, y: y, t: -1, f: 0.5, type: .pen, pointerId: 7) })
             }
-            print("part: \(part.model.strokes.count) strokes, \(part.model.pointCount) points")
-            print(String(format: "per event (down/move/up): p50 %.1f us, p99 %.1f us, max %.1f us", percentile(costs, 0.5) * 1000, percentile(costs, 0.99) * 1000, costs.max()! * 1000))
+            let blocks = part.model.root.childIds.count
+            print("part: \(part.model.strokes.count) strokes, \(part.model.pointCount) points, \(blocks) blocks")
+            func line(_ name: String, _ xs: [(wall: Double, cpu: Double)]) {
+                let w = xs.map(\.wall), c = xs.map(\.cpu)
+                print(name + String(format: " p50 %.1f us, p99 %.1f us, max %.1f us; thread CPU max %.1f us (%d events)",
+                                    percentile(w, 0.5) * 1000, percentile(w, 0.99) * 1000, w.max()! * 1000, c.max()! * 1000, xs.count))
+            }
+            line("per event (down/move/up):", down + move + up)
+            line("  down:", down)
+            line("  move:", move)
+            line("  up:  ", up)
         }
     }
 }
