@@ -4,7 +4,7 @@ import Quire
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "bench", abstract: "Print performance figures.",
-                                                    subcommands: [BenchPackages.self, BenchEditor.self])
+                                                    subcommands: [BenchPackages.self, BenchEditor.self, BenchRender.self, BenchMemory.self])
 }
 
 func median(_ xs: [Double]) -> Double { let s = xs.sorted(); return s[s.count / 2] }
@@ -122,6 +122,62 @@ struct BenchEditor: ParsableCommand {
             line("  down:", down)
             line("  move:", move)
             line("  up:  ", up)
+        }
+    }
+}
+
+struct BenchRender: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "render",
+        abstract: "Redraw, scroll, live ink and export times for a 1920x1080 view over 10,000 strokes.")
+    @Option var strokes = 10_000
+    @Option var points = 100
+
+    func run() throws {
+        try runReporting {
+            try RenderBenchmark.run(strokes: strokes, pointsPerStroke: points)
+        }
+    }
+}
+
+struct BenchMemory: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "memory",
+        abstract: "Resident memory of a 100,000-stroke document, bare and with an editor attached.")
+    @Option var strokes = 100_000
+    @Option var points = 100
+
+    /// VmRSS of this process from /proc/self/status, in MB.
+    static func residentMB() -> Double {
+        guard let s = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = s.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kb = Double(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return .nan }
+        return kb / 1024
+    }
+
+    func run() throws {
+        try runReporting {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("quire-bench-\(getpid())")
+            try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let base = Self.residentMB()
+            print(String(format: "process at start:          %7.1f MB", base))
+            let engine = try Engine()
+            let pkg = try engine.createPackage(dir.appendingPathComponent("m.iink").path)
+            defer { pkg.close() }
+            let part = try pkg.createPart(type: "Drawing")
+            for i in 0..<strokes {
+                part.model.insertStroke(Synthetic.stroke(id: part.model.makeStrokeId(), seq: Int64(i + 1), points: points, seed: UInt64(i)))
+            }
+            let points = part.model.pointCount
+            let built = Self.residentMB()
+            print(String(format: "document of %d strokes, %d points: %7.1f MB resident (%.1f bytes per point over the start)",
+                         part.model.strokes.count, points, built, (built - base) * 1024 * 1024 / Double(points)))
+            let editor = engine.createEditor(fontMetricsProvider: CairoFontMetrics())
+            try editor.setViewSize(width: 1920, height: 1080)
+            try editor.setPart(part)
+            print(String(format: "with an editor attached:   %7.1f MB", Self.residentMB()))
+            try pkg.save()
+            print(String(format: "after save:                %7.1f MB", Self.residentMB()))
+            print("target: a 100,000-stroke document under 200 MB")
         }
     }
 }
