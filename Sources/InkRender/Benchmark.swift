@@ -53,7 +53,7 @@ public enum RenderBenchmark {
 
     /// Runs the benchmark and reports each figure through `log` as it is measured.
     @discardableResult
-    public static func run(strokes: Int = 10_000, pointsPerStroke: Int = 100, livePoints: Int = 400,
+    public static func run(strokes: Int = 10_000, pointsPerStroke: Int = 100, livePoints: Int = 400, exports: Bool = true,
                            log: (String) -> Void = { print($0) }) throws -> RenderBenchmarkResult {
         let clock = ContinuousClock()
         func ms(_ d: Duration) -> Double {
@@ -130,15 +130,18 @@ public enum RenderBenchmark {
         let p50 = costs[costs.count / 2], p99 = costs[min(costs.count - 1, Int(Double(costs.count) * 0.99))]
         log(String(format: "live point (draw segment + copy to window): p50 %.3f ms, p99 %.3f ms over %d points", p50, p99, livePoints))
 
-        let exporter = Exporter(theme: .builtIn)
-        var t0 = clock.now
-        let png = try exporter.exportPNG(part: part, dpi: 150)
-        let pngMs = ms(clock.now - t0)
-        log(String(format: "export PNG 150 dpi: %.0f ms, %d bytes", pngMs, png.count))
-        t0 = clock.now
-        let pdf = try exporter.exportPDF(part: part)
-        let pdfMs = ms(clock.now - t0)
-        log(String(format: "export PDF: %.0f ms, %d bytes", pdfMs, pdf.count))
+        var png = Data(), pdf = Data(), pngMs = 0.0, pdfMs = 0.0
+        if exports {
+            let exporter = Exporter(theme: .builtIn)
+            var t0 = clock.now
+            png = try exporter.exportPNG(part: part, dpi: 150)
+            pngMs = ms(clock.now - t0)
+            log(String(format: "export PNG 150 dpi: %.0f ms, %d bytes", pngMs, png.count))
+            t0 = clock.now
+            pdf = try exporter.exportPDF(part: part)
+            pdfMs = ms(clock.now - t0)
+            log(String(format: "export PDF: %.0f ms, %d bytes", pdfMs, pdf.count))
+        }
         return RenderBenchmarkResult(strokes: part.strokes.count, points: part.pointCount, viewWidth: state.viewWidth,
                                      viewHeight: state.viewHeight, fullRedrawMs: fullMs, emptyRedrawMs: emptyMs,
                                      longPageRedrawMs: longMs, scrollRedrawMs: scrollMs, partialRedrawMs: partialMs,

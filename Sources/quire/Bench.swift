@@ -131,10 +131,11 @@ struct BenchRender: ParsableCommand {
         abstract: "Redraw, scroll, live ink and export times for a 1920x1080 view over 10,000 strokes.")
     @Option var strokes = 10_000
     @Option var points = 100
+    @Flag(help: "Leave out the PNG and PDF exports (the slowest part).") var noExport = false
 
     func run() throws {
         try runReporting {
-            try RenderBenchmark.run(strokes: strokes, pointsPerStroke: points)
+            try RenderBenchmark.run(strokes: strokes, pointsPerStroke: points, exports: !noExport)
         }
     }
 }
