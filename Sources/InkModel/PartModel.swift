@@ -19,7 +19,15 @@ public final class PartModel {
     public let id: String
     public let type: String
     public let metadata: ParameterSet
-    public private(set) var strokes: [String: InkStroke] = [:]
+    /// Strokes by id, in model millimetres (see `StrokeTable`).
+    public var strokes: StrokeTable { StrokeTable(raw: rawStrokes, shifts: inkShifts, rootId: rootId) }
+    /// Strokes as drawn; a stroke's block shift (`inkShifts`) is added when it is read.
+    private var rawStrokes: [String: InkStroke] = [:]
+    /// How far each block's ink has moved, in 1/100 mm: moving a block's ink is one entry, not a
+    /// write per stroke (blocks flowing down move pages of ink on a pen-up).
+    private var inkShifts: [String: (x: Int32, y: Int32)] = [:]
+    /// Per block, a rectangle holding every stroke ever inserted, before shifting (grows only).
+    private var rawInkExtents: [String: Rect] = [:]
     public private(set) var blocks: [String: BlockData] = [:]
     public private(set) var rootId: String
     /// Image bytes by entry name ("images/<name>").
@@ -48,7 +56,12 @@ public final class PartModel {
         self.id = id; self.type = type; self.metadata = metadata; self.rootId = rootId
         self.images = images; self.nextStroke = nextStroke; self.nextBlock = nextBlock
         for b in blocks { self.blocks[b.id] = b }
-        for s in strokes { self.strokes[s.id] = s; strokeIdsByBlock[s.blockId ?? rootId, default: []].insert(s.id); maxSeq = max(maxSeq, s.seq) }
+        for s in strokes {
+            rawStrokes[s.id] = s
+            strokeIdsByBlock[s.blockId ?? rootId, default: []].insert(s.id)
+            rawInkExtents[s.blockId ?? rootId] = rawInkExtents[s.blockId ?? rootId].map { $0.union(s.bounds) } ?? s.bounds
+            maxSeq = max(maxSeq, s.seq)
+        }
     }
 
     public var root: BlockData { blocks[rootId]! }
@@ -65,18 +78,30 @@ public final class PartModel {
     // MARK: primitive mutations (each is undoable by its inverse)
 
     public func insertStroke(_ s: InkStroke) {
-        if let old = strokes[s.id] { strokeIdsByBlock[old.blockId ?? rootId]?.remove(old.id) }
-        strokes[s.id] = s
+        if let old = rawStrokes[s.id] { strokeIdsByBlock[old.blockId ?? rootId]?.remove(old.id) }
+        var raw = s
+        if let d = inkShifts[s.blockId ?? rootId] { raw.translate(unitsX: 0 &- d.x, unitsY: 0 &- d.y) }
+        rawStrokes[s.id] = raw
         strokeIdsByBlock[s.blockId ?? rootId, default: []].insert(s.id)
+        rawInkExtents[s.blockId ?? rootId] = rawInkExtents[s.blockId ?? rootId].map { $0.union(raw.bounds) } ?? raw.bounds
         maxSeq = max(maxSeq, s.seq)
         revision &+= 1
     }
 
     @discardableResult public func removeStroke(id: String) -> InkStroke? {
-        guard let s = strokes.removeValue(forKey: id) else { return nil }
+        guard let s = rawStrokes.removeValue(forKey: id) else { return nil }
         strokeIdsByBlock[s.blockId ?? rootId]?.remove(id)
         revision &+= 1
-        return s
+        return StrokeTable.shifted(s, inkShifts, rootId)
+    }
+
+    /// Moves every stroke of a block (not its children) by whole 1/100 mm in O(1), whatever the
+    /// amount of ink. Exact: moving back restores every coordinate.
+    public func translateStrokes(inBlock id: String, unitsX qx: Int32, unitsY qy: Int32) {
+        guard qx != 0 || qy != 0 else { return }
+        let d = inkShifts[id] ?? (0, 0)
+        inkShifts[id] = (d.x &+ qx, d.y &+ qy)
+        revision &+= 1
     }
 
     public func setBlock(_ b: BlockData) {
@@ -95,12 +120,25 @@ public final class PartModel {
         revision &+= 1
     }
 
+    /// A rectangle (mm) holding the centre lines of every stroke of a block, or nil if it never had
+    /// any. Cheap, and never smaller than the ink: it may still cover strokes since removed.
+    public func inkExtent(inBlock id: String) -> Rect? {
+        guard let r = rawInkExtents[id] else { return nil }
+        guard let d = inkShifts[id] else { return r }
+        return r.offsetBy(dx: Double(d.x) / InkStroke.unitsPerMillimetre, dy: Double(d.y) / InkStroke.unitsPerMillimetre)
+    }
+
     /// Ids of the strokes held by a block (not its children).
     public func strokeIds(inBlock id: String) -> Set<String> { strokeIdsByBlock[id] ?? [] }
 
     /// Strokes of a block in creation order.
     public func strokes(inBlock id: String) -> [InkStroke] {
-        strokeIds(inBlock: id).compactMap { strokes[$0] }.sorted { $0.seq < $1.seq }
+        let d = inkShifts[id]
+        return strokeIds(inBlock: id).compactMap { sid -> InkStroke? in
+            guard var s = rawStrokes[sid] else { return nil }
+            if let d { s.translate(unitsX: d.x, unitsY: d.y) }
+            return s
+        }.sorted { $0.seq < $1.seq }
     }
 
     /// All strokes in creation order.
@@ -128,4 +166,35 @@ public final class PartModel {
 
     /// Number of samples over all strokes.
     public var pointCount: Int { strokes.values.reduce(0) { $0 + $1.count } }
+}
+
+/// A part's strokes by id, as a value: what `PartModel.strokes` returns. Reads like a dictionary
+/// (`[id]`, `values`, `keys`, `count`, `isEmpty`); each stroke comes with its block's ink shift
+/// applied, so it is in model millimetres wherever its block has moved.
+public struct StrokeTable: Equatable, Sendable {
+    let raw: [String: InkStroke]
+    let shifts: [String: (x: Int32, y: Int32)]
+    let rootId: String
+
+    static func shifted(_ s: InkStroke, _ shifts: [String: (x: Int32, y: Int32)], _ rootId: String) -> InkStroke {
+        guard !shifts.isEmpty, let d = shifts[s.blockId ?? rootId] else { return s }
+        var t = s
+        t.translate(unitsX: d.x, unitsY: d.y)
+        return t
+    }
+
+    public subscript(id: String) -> InkStroke? { raw[id].map { Self.shifted($0, shifts, rootId) } }
+    public var count: Int { raw.count }
+    public var isEmpty: Bool { raw.isEmpty }
+    public var keys: Dictionary<String, InkStroke>.Keys { raw.keys }
+    public var values: LazyMapCollection<Dictionary<String, InkStroke>.Values, InkStroke> {
+        let shifts = shifts, rootId = rootId
+        return raw.values.lazy.map { Self.shifted($0, shifts, rootId) }
+    }
+
+    public static func == (a: StrokeTable, b: StrokeTable) -> Bool {
+        guard a.count == b.count else { return false }
+        for (id, s) in a.raw { guard let t = b[id], Self.shifted(s, a.shifts, a.rootId) == t else { return false } }
+        return true
+    }
 }

@@ -8,6 +8,12 @@ public struct RenderBenchmarkResult: Sendable {
     public var viewWidth: Int
     public var viewHeight: Int
     public var fullRedrawMs: Double
+    /// The same view over an empty page: the fixed cost of a redraw (clear, copy to the window).
+    public var emptyRedrawMs: Double
+    /// A page ten views tall holding the same 10,000 strokes, its first view drawn: what culling saves.
+    public var longPageRedrawMs: Double
+    /// Scrolling by 40 px: the cached page moves and the strip that came into view is drawn.
+    public var scrollRedrawMs: Double
     public var partialRedrawMs: Double
     public var livePointP50Ms: Double
     public var livePointP99Ms: Double
@@ -47,7 +53,7 @@ public enum RenderBenchmark {
 
     /// Runs the benchmark and reports each figure through `log` as it is measured.
     @discardableResult
-    public static func run(strokes: Int = 10_000, pointsPerStroke: Int = 100, livePoints: Int = 400,
+    public static func run(strokes: Int = 10_000, pointsPerStroke: Int = 100, livePoints: Int = 400, exports: Bool = true,
                            log: (String) -> Void = { print($0) }) throws -> RenderBenchmarkResult {
         let clock = ContinuousClock()
         func ms(_ d: Duration) -> Double {
@@ -61,15 +67,43 @@ public enum RenderBenchmark {
         let renderer = CairoRenderer(theme: .builtIn)
         let window = try CairoSurface(width: state.viewWidth, height: state.viewHeight)
 
-        var full: [Double] = []
-        for _ in 0..<3 {
-            renderer.invalidate(nil)
-            let t0 = clock.now
-            if let r = renderer.render(part: part, state: state) { renderer.composite(into: window, rect: r) }
-            full.append(ms(clock.now - t0))
+        func fullRedraw(_ part: PartModel, _ state: RenderState, runs: Int = 5) -> Double {
+            let renderer = CairoRenderer(theme: .builtIn)
+            var full: [Double] = []
+            for _ in 0..<runs {
+                renderer.invalidate(nil)
+                let t0 = clock.now
+                if let r = renderer.render(part: part, state: state) { renderer.composite(into: window, rect: r) }
+                full.append(ms(clock.now - t0))
+            }
+            return full.sorted()[full.count / 2]
         }
-        let fullMs = full.sorted()[full.count / 2]
-        log(String(format: "full redraw %dx%d: %.1f ms (median of 3)", state.viewWidth, state.viewHeight, fullMs))
+        let emptyMs = fullRedraw(try PartModel(id: "empty", type: "Drawing"), state)
+        log(String(format: "full redraw %dx%d, empty page: %.1f ms (median of 5)", state.viewWidth, state.viewHeight, emptyMs))
+        let fullMs = fullRedraw(part, state)
+        log(String(format: "full redraw %dx%d, all %d strokes in view: %.1f ms (median of 5)", state.viewWidth, state.viewHeight, part.strokes.count, fullMs))
+        let long = makePage(strokes: strokes, pointsPerStroke: pointsPerStroke, width: 480, height: 2700)
+        let longMs = fullRedraw(long, state)
+        log(String(format: "full redraw %dx%d, first view of a page 10 views tall (%d strokes): %.1f ms (median of 5)",
+                   state.viewWidth, state.viewHeight, long.strokes.count, longMs))
+
+        // Scroll down the long page 40 px at a time, as a touch drag does.
+        var scroll: [Double] = []
+        do {
+            let renderer = CairoRenderer(theme: .builtIn)
+            var st = state
+            renderer.render(part: long, state: st)
+            for _ in 0..<20 {
+                st.transform.ty -= 40
+                let t0 = clock.now
+                if let r = renderer.render(part: long, state: st) { renderer.composite(into: window, rect: r) }
+                scroll.append(ms(clock.now - t0))
+            }
+        }
+        let scrollMs = scroll.sorted()[scroll.count / 2]
+        log(String(format: "scroll by 40 px (page moved, strip drawn, frame copied): %.2f ms (median of 20)", scrollMs))
+
+        renderer.render(part: part, state: state)
 
         var partial: [Double] = []
         for i in 0..<10 {
@@ -96,17 +130,21 @@ public enum RenderBenchmark {
         let p50 = costs[costs.count / 2], p99 = costs[min(costs.count - 1, Int(Double(costs.count) * 0.99))]
         log(String(format: "live point (draw segment + copy to window): p50 %.3f ms, p99 %.3f ms over %d points", p50, p99, livePoints))
 
-        let exporter = Exporter(theme: .builtIn)
-        var t0 = clock.now
-        let png = try exporter.exportPNG(part: part, dpi: 150)
-        let pngMs = ms(clock.now - t0)
-        log(String(format: "export PNG 150 dpi: %.0f ms, %d bytes", pngMs, png.count))
-        t0 = clock.now
-        let pdf = try exporter.exportPDF(part: part)
-        let pdfMs = ms(clock.now - t0)
-        log(String(format: "export PDF: %.0f ms, %d bytes", pdfMs, pdf.count))
+        var png = Data(), pdf = Data(), pngMs = 0.0, pdfMs = 0.0
+        if exports {
+            let exporter = Exporter(theme: .builtIn)
+            var t0 = clock.now
+            png = try exporter.exportPNG(part: part, dpi: 150)
+            pngMs = ms(clock.now - t0)
+            log(String(format: "export PNG 150 dpi: %.0f ms, %d bytes", pngMs, png.count))
+            t0 = clock.now
+            pdf = try exporter.exportPDF(part: part)
+            pdfMs = ms(clock.now - t0)
+            log(String(format: "export PDF: %.0f ms, %d bytes", pdfMs, pdf.count))
+        }
         return RenderBenchmarkResult(strokes: part.strokes.count, points: part.pointCount, viewWidth: state.viewWidth,
-                                     viewHeight: state.viewHeight, fullRedrawMs: fullMs, partialRedrawMs: partialMs,
+                                     viewHeight: state.viewHeight, fullRedrawMs: fullMs, emptyRedrawMs: emptyMs,
+                                     longPageRedrawMs: longMs, scrollRedrawMs: scrollMs, partialRedrawMs: partialMs,
                                      livePointP50Ms: p50, livePointP99Ms: p99, livePoints: livePoints,
                                      exportPNGMs: pngMs, exportPNGBytes: png.count, exportPDFMs: pdfMs, exportPDFBytes: pdf.count)
     }

@@ -31,6 +31,8 @@ public final class Editor {
     var undoStack: [Transaction] = []
     var redoStack: [Transaction] = []
     var grid = StrokeGrid()
+    /// Boxes of the root's children as the last block flow left them (see `relayout`).
+    var flowBoxes: [String: Rect] = [:]
     var pointers: [Int: ActivePointer] = [:]
     private var delegates: [WeakDelegate] = []
     var callbackDepth = 0
@@ -90,6 +92,7 @@ public final class Editor {
         attached = newPart
         undoStack.removeAll(); redoStack.removeAll()
         selection.removeAll(); selectedStrokes.removeAll()
+        flowBoxes.removeAll()
         rebuildGrid()
         zoomLevel = 1
         viewTransform = Transform(scale: pixelsPerMillimetre, tx: 0, ty: 0)
@@ -104,7 +107,8 @@ public final class Editor {
 
     func rebuildGrid() {
         grid.clear()
-        for s in attached?.model.strokes.values ?? [:].values { grid.insert(s) }
+        guard let m = attached?.model else { return }
+        for s in m.strokes.values { grid.insert(s) }
     }
 
     func requirePart() throws -> PartModel {
@@ -220,6 +224,12 @@ public final class Editor {
         case .image(let entry, _, let new):
             m.setImage(new, entry: entry)
             return .zero
+        case .shiftInk(let blockId, let dx, let dy):
+            grid.shift(block: blockId, dx: dx, dy: dy)
+            if blockId == m.rootId { grid.shift(block: "", dx: dx, dy: dy) }  // the root's strokes may have no block id
+            let before = m.inkExtent(inBlock: blockId)
+            m.translateStrokes(inBlock: blockId, unitsX: dx, unitsY: dy)
+            return (before ?? .zero).union(m.inkExtent(inBlock: blockId) ?? .zero)
         }
     }
 
@@ -245,6 +255,7 @@ public final class Editor {
             case .stroke(let o, let n): ids.append(o?.blockId ?? n?.blockId ?? rootId); if let n { ids.append(n.blockId ?? rootId) }
             case .block(let o, let n): ids.append((o ?? n)!.id)
             case .image: break
+            case .shiftInk(let b, _, _): ids.append(b)
             }
         }
         return Array(Set(ids))

@@ -161,18 +161,34 @@ extension Editor {
         commit(t, affecting: [parentId])
     }
 
-    /// Moves a block (and its ink) by a model-millimetre offset; later blocks flow down.
+    /// Moves a block (and its ink and recognition boxes) by a model-millimetre offset; later blocks flow down.
     func moveBlock(id: String, dx: Double, dy: Double, model m: PartModel) throws {
         guard let b = m.blocks[id], id != m.rootId else { throw QuireError(.invalidBlock, "no movable block '\(id)'") }
-        var nb = b
-        nb.box = b.box.offsetBy(dx: dx, dy: dy)
-        nb.box.x = max(0, nb.box.x); nb.box.y = max(0, nb.box.y)
-        let rdx = nb.box.x - b.box.x, rdy = nb.box.y - b.box.y
+        var box = b.box.offsetBy(dx: dx, dy: dy)
+        box.x = max(0, box.x); box.y = max(0, box.y)
         var t = Transaction()
-        t.changes.append(.block(old: b, new: nb))
-        for s in m.strokes(inBlock: id) { t.changes.append(.stroke(old: s, new: s.translated(dx: rdx, dy: rdy))) }
+        t.changes = Self.moveChanges(b, to: box)
         commit(t, affecting: [id])
         relayout(anchor: id, model: m)
+    }
+
+    /// Changes that put block `b` at `box` (same size) with its strokes and recognized words.
+    /// The ink moves by the offset rounded to 1/100 mm, the unit strokes are stored in.
+    static func moveChanges(_ b: BlockData, to box: Rect) -> [Change] {
+        let dx = box.x - b.box.x, dy = box.y - b.box.y
+        guard dx != 0 || dy != 0 else { return [] }
+        var nb = b
+        nb.box = box
+        nb.words = b.words.map { w in
+            var w = w
+            if !w.box.isEmpty { w.box = w.box.offsetBy(dx: dx, dy: dy) }
+            w.chars = w.chars.map { var c = $0; if !c.box.isEmpty { c.box = c.box.offsetBy(dx: dx, dy: dy) }; return c }
+            return w
+        }
+        var out: [Change] = [.block(old: b, new: nb)]
+        let qx = InkStroke.quantize(dx), qy = InkStroke.quantize(dy)
+        if qx != 0 || qy != 0 { out.append(.shiftInk(blockId: b.id, dx: qx, dy: qy)) }
+        return out
     }
 
     /// Moves a block to a new top-left position (view pixels), e.g. at the end of a touch drag.
@@ -186,29 +202,45 @@ extension Editor {
     /// Pushes blocks down, in reading order, so none overlap: a block keeps its place unless a block
     /// above it now covers it.
     /// The moves join the last undo step so undo restores the whole change at once.
+    ///
+    /// Incremental: the boxes the previous flow left (`flowBoxes`) did not overlap, so a block
+    /// whose box is unchanged since can only collide with blocks that changed or moved, and it is
+    /// checked against those alone unless it has to move. The result is the same as placing every
+    /// block against every earlier one (`FlowTests` checks this), but a pen-up costs a sort of the
+    /// blocks plus the blocks that actually move, and a moved block's ink moves as one record.
     func relayout(anchor: String?, model m: PartModel) {
         let gap = (try? configuration.getNumber("text-document.block-spacing", default: 4)) ?? 4
-        let order = m.root.childIds.compactMap { m.blocks[$0] }.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }
+        let ids = m.root.childIds
+        var kids: [(index: Int, block: BlockData)] = []
+        kids.reserveCapacity(ids.count)
+        for (i, id) in ids.enumerated() { if let b = m.blocks[id] { kids.append((i, b)) } }
+        // Ties (same top-left) keep the order of the root's children, so the flow is deterministic.
+        kids.sort { ($0.block.box.y, $0.block.box.x, $0.index) < ($1.block.box.y, $1.block.box.x, $1.index) }
         var placed: [Rect] = []
+        placed.reserveCapacity(kids.count)
+        var placedChanged: [Rect] = []
         var changes: [Change] = []
-        for b in order {
+        var boxes: [String: Rect] = [:]
+        boxes.reserveCapacity(kids.count)
+        for (_, b) in kids {
             var box = b.box
-            var moved = true
-            while moved {
-                moved = false
-                for r in placed where r.intersects(box) {
-                    box.y = r.maxY + gap
-                    moved = true
+            let changed = flowBoxes[b.id] != b.box
+            if changed || placedChanged.contains(where: { $0.intersects(box) }) {
+                var moved = true
+                while moved {
+                    moved = false
+                    for r in placed where r.intersects(box) {
+                        box.y = r.maxY + gap
+                        moved = true
+                    }
                 }
             }
+            if box != b.box { changes += Self.moveChanges(b, to: box) }
             placed.append(box)
-            if box != b.box {
-                var nb = b
-                nb.box = box
-                changes.append(.block(old: b, new: nb))
-                for s in m.strokes(inBlock: b.id) { changes.append(.stroke(old: s, new: s.translated(dx: 0, dy: box.y - b.box.y))) }
-            }
+            if changed || box != b.box { placedChanged.append(box) }
+            boxes[b.id] = box
         }
+        flowBoxes = boxes
         guard !changes.isEmpty else { return }
         var dirty = Rect.zero
         for c in changes { dirty = dirty.union(apply(c, to: m)) }

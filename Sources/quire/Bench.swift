@@ -4,7 +4,7 @@ import Quire
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "bench", abstract: "Print performance figures.",
-                                                    subcommands: [BenchPackages.self, BenchEditor.self])
+                                                    subcommands: [BenchPackages.self, BenchEditor.self, BenchRender.self, BenchMemory.self])
 }
 
 func median(_ xs: [Double]) -> Double { let s = xs.sorted(); return s[s.count / 2] }
@@ -15,6 +15,21 @@ func ms(_ body: () throws -> Void) rethrows -> Double {
     let t = DispatchTime.now().uptimeNanoseconds
     try body()
     return Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6
+}
+
+/// CPU time of the calling thread, ms: unlike wall time it leaves out the moments the scheduler
+/// gives the core to another process (4 ms ticks on a busy machine), so a maximum means Quire's work.
+func threadCPUms() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1e6
+}
+
+/// Wall and thread-CPU milliseconds of `body`.
+func timed(_ body: () throws -> Void) rethrows -> (wall: Double, cpu: Double) {
+    let c = threadCPUms()
+    let w = try ms(body)
+    return (w, threadCPUms() - c)
 }
 
 struct BenchPackages: ParsableCommand {
@@ -87,15 +102,83 @@ struct BenchEditor: ParsableCommand {
             }
             let batchMs = try ms { try editor.pointerEvents(events, processGestures: false) }
             print(String(format: "batch ingest: %d events in %.0f ms = %.0f events/s", events.count, batchMs, Double(events.count) / batchMs * 1000))
-            var costs: [Double] = []
+            // Pen strokes over the filled page; the pen-up runs block flow (a block that grows pushes
+            // those below it, with all their ink).
+            var down: [(wall: Double, cpu: Double)] = [], move = down, up = down
             for r in 0..<200 {
                 let x = Double(r % 20) * 60 + 20, y = 300.0
-                costs.append(try ms { try editor.pointerDown(x: x, y: y, t: -1, f: 0.5, type: .pen, pointerId: 7) })
-                for k in 1..<50 { costs.append(try ms { try editor.pointerMove(x: x + Double(k) * 0.5, y: y + Double(k % 5), t: -1, f: 0.5, type: .pen, pointerId: 7) }) }
-                costs.append(try ms { try editor.pointerUp(x: x + 25, y: y, t: -1, f: 0.5, type: .pen, pointerId: 7) })
+                down.append(try timed { try editor.pointerDown(x: x, y: y, t: -1, f: 0.5, type: .pen, pointerId: 7) })
+                for k in 1..<50 { move.append(try timed { try editor.pointerMove(x: x + Double(k) * 0.5, y: y + Double(k % 5), t: -1, f: 0.5, type: .pen, pointerId: 7) }) }
+                up.append(try timed { try editor.pointerUp(x: x + 25, y: y, t: -1, f: 0.5, type: .pen, pointerId: 7) })
             }
-            print("part: \(part.model.strokes.count) strokes, \(part.model.pointCount) points")
-            print(String(format: "per event (down/move/up): p50 %.1f us, p99 %.1f us, max %.1f us", percentile(costs, 0.5) * 1000, percentile(costs, 0.99) * 1000, costs.max()! * 1000))
+            let blocks = part.model.root.childIds.count
+            print("part: \(part.model.strokes.count) strokes, \(part.model.pointCount) points, \(blocks) blocks")
+            func line(_ name: String, _ xs: [(wall: Double, cpu: Double)]) {
+                let w = xs.map(\.wall), c = xs.map(\.cpu)
+                print(name + String(format: " p50 %.1f us, p99 %.1f us, max %.1f us; thread CPU max %.1f us (%d events)",
+                                    percentile(w, 0.5) * 1000, percentile(w, 0.99) * 1000, w.max()! * 1000, c.max()! * 1000, xs.count))
+            }
+            line("per event (down/move/up):", down + move + up)
+            line("  down:", down)
+            line("  move:", move)
+            line("  up:  ", up)
+        }
+    }
+}
+
+struct BenchRender: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "render",
+        abstract: "Redraw, scroll, live ink and export times for a 1920x1080 view over 10,000 strokes.")
+    @Option var strokes = 10_000
+    @Option var points = 100
+    @Flag(help: "Leave out the PNG and PDF exports (the slowest part).") var noExport = false
+
+    func run() throws {
+        try runReporting {
+            try RenderBenchmark.run(strokes: strokes, pointsPerStroke: points, exports: !noExport)
+        }
+    }
+}
+
+struct BenchMemory: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "memory",
+        abstract: "Resident memory of a 100,000-stroke document, bare and with an editor attached.")
+    @Option var strokes = 100_000
+    @Option var points = 100
+
+    /// VmRSS of this process from /proc/self/status, in MB.
+    static func residentMB() -> Double {
+        guard let s = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = s.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kb = Double(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return .nan }
+        return kb / 1024
+    }
+
+    func run() throws {
+        try runReporting {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("quire-bench-\(getpid())")
+            try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let base = Self.residentMB()
+            print(String(format: "process at start:          %7.1f MB", base))
+            let engine = try Engine()
+            let pkg = try engine.createPackage(dir.appendingPathComponent("m.iink").path)
+            defer { pkg.close() }
+            let part = try pkg.createPart(type: "Drawing")
+            for i in 0..<strokes {
+                part.model.insertStroke(Synthetic.stroke(id: part.model.makeStrokeId(), seq: Int64(i + 1), points: points, seed: UInt64(i)))
+            }
+            let points = part.model.pointCount
+            let built = Self.residentMB()
+            print(String(format: "document of %d strokes, %d points: %7.1f MB resident (%.1f bytes per point over the start)",
+                         part.model.strokes.count, points, built, (built - base) * 1024 * 1024 / Double(points)))
+            let editor = engine.createEditor(fontMetricsProvider: CairoFontMetrics())
+            try editor.setViewSize(width: 1920, height: 1080)
+            try editor.setPart(part)
+            print(String(format: "with an editor attached:   %7.1f MB", Self.residentMB()))
+            try pkg.save()
+            print(String(format: "after save:                %7.1f MB", Self.residentMB()))
+            print("target: a 100,000-stroke document under 200 MB")
         }
     }
 }

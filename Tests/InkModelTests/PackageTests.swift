@@ -235,3 +235,42 @@ import Testing
         p.close()
     }
 }
+
+@Suite struct MovedInkTests {
+    /// Moving a block's ink is an O(1) shift inside the model: every reader still sees model
+    /// millimetres, the file stores them, and moving back is exact.
+    @Test func shiftedInkReadsSavesAndReopensWhereItIs() throws {
+        let dir = TempDir(), engine = try Engine()
+        let pkg = try engine.createPackage(dir.path("m.iink"))
+        let part = try pkg.createPart(type: "Text Document")
+        let m = part.model
+        m.setBlock(BlockData(id: "b9", type: "Text", box: Rect(x: 0, y: 10, width: 100, height: 20), parentId: m.rootId))
+        var root = m.root
+        root.childIds = ["b9"]
+        m.setBlock(root)
+        let a = sampleStroke(m, blockId: "b9")
+        m.insertStroke(a)
+        let b = sampleStroke(m, y: 40)
+        m.insertStroke(b)
+        m.translateStrokes(inBlock: "b9", unitsX: 250, unitsY: -1234)
+        let moved = a.translated(dx: 2.5, dy: -12.34)
+        #expect(m.strokes[a.id] == moved && m.strokes[b.id] == b, "only the block's ink moves")
+        #expect(m.strokes(inBlock: "b9") == [moved] && m.orderedStrokes == [moved, b])
+        #expect(m.strokes[a.id]?.samples.first?.y == a.samples.first.map { ($0.y * 100 - 1234).rounded() / 100 })
+        #expect(Set(m.strokes.values.map(\.id)) == [a.id, b.id] && m.strokes.count == 2)
+        let inked = try #require(m.inkExtent(inBlock: "b9"))
+        #expect(inked.x <= moved.bounds.x && inked.maxY >= moved.bounds.maxY)
+        // A stroke inserted after the shift is stored where it is given.
+        let c = sampleStroke(m, x: 50, y: 12, blockId: "b9")
+        m.insertStroke(c)
+        #expect(m.strokes[c.id] == c && m.removeStroke(id: c.id) == c)
+        try pkg.save()
+        pkg.close()
+        let again = try engine.openPackage(dir.path("m.iink"))
+        defer { again.close() }
+        let r = try again.part(at: 0).model
+        #expect(r.strokes[a.id] == moved && r.strokes[b.id] == b)
+        m.translateStrokes(inBlock: "b9", unitsX: -250, unitsY: 1234)
+        #expect(m.strokes[a.id] == a, "moving back is exact")
+    }
+}
