@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "Quire", dependencies: ["InkModel", "InkRecognition", "InkRender", "CCairo", "CX11"],
                 swiftSettings: strict),
         .executableTarget(name: "quire",
-                          dependencies: ["Quire", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          dependencies: ["Quire", "InkRecognition", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
         .testTarget(name: "InkModelTests",
                     dependencies: ["InkModel", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: strict),

@@ -8,7 +8,8 @@ struct QuireCommand: ParsableCommand {
         commandName: "quire",
         abstract: "Quire: write with a pen, recognize handwriting offline, keep it in a Text Document.",
         version: QuireVersion.string,
-        subcommands: [InfoCommand.self, NewCommand.self, ExportCommand.self, ImportCommand.self, BenchCommand.self, StressSaveCommand.self]
+        subcommands: [InfoCommand.self, NewCommand.self, ExportCommand.self, ImportCommand.self, RecognizeCommand.self, EvalCommand.self,
+                      BenchCommand.self, StressSaveCommand.self]
     )
 }
 
