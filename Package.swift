@@ -37,6 +37,7 @@ let package = Package(
                     dependencies: ["InkModel", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: strict),
         .testTarget(name: "InkRecognitionTests", dependencies: ["InkRecognition"], swiftSettings: strict),
         .testTarget(name: "InkRenderTests", dependencies: ["InkRender", "InkModel"], exclude: ["Golden"], swiftSettings: strict),
-        .testTarget(name: "QuireTests", dependencies: ["Quire", "quire", "CCairo", "CX11"], swiftSettings: strict),
+        .testTarget(name: "QuireTests", dependencies: ["Quire", "quire", "CCairo", "CX11"], exclude: ["Fixtures"],
+                    swiftSettings: strict),
     ]
 )
