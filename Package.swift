@@ -32,13 +32,14 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "QuireApp", dependencies: ["Quire", "CX11"], swiftSettings: strict),
         .executableTarget(name: "quire",
-                          dependencies: ["Quire", "QuireApp", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          dependencies: ["Quire", "QuireApp", "InkRecognition", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
         .testTarget(name: "InkModelTests",
                     dependencies: ["InkModel", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: strict),
         .testTarget(name: "InkRecognitionTests", dependencies: ["InkRecognition"], swiftSettings: strict),
         .testTarget(name: "InkRenderTests", dependencies: ["InkRender", "InkModel"], exclude: ["Golden"], swiftSettings: strict),
-        .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireApp", "quire", "CCairo", "CX11"], swiftSettings: strict),
+        .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireApp", "quire", "CCairo", "CX11"], exclude: ["Fixtures"],
+                    swiftSettings: strict),
         // X11 harness (Xvfb / Xorg+inputtest), window tests of `quire edit`, install test.
         .testTarget(name: "QuireAppTests", dependencies: ["quire", "InkModel", "CX11", "CCairo"], swiftSettings: strict),
     ]

@@ -24,8 +24,9 @@ public final class Editor {
     }
     public private(set) var zoomLevel: Double = 1
     public private(set) var viewSize: (width: Int, height: Int)?
-    /// Recognizes Text blocks' ink; nil disables recognition.
-    public var recognizer: InkRecognizer?
+    /// Recognizes Text blocks' ink; nil disables recognition. Defaults to
+    /// `TextRecognizerAdapter.shared` (the bundled weights) when they are found.
+    public var recognizer: InkRecognizer? = TextRecognizerAdapter.shared
 
     private(set) var attached: ContentPart?
     var undoStack: [Transaction] = []

@@ -11,6 +11,12 @@ public struct RecognitionRequest: Sendable {
     public var guideSpacing: Double?
     /// `text.configuration.*` values of the editor at the time of the request.
     public var options: [String: String]
+
+    public init(blockId: String, blockType: String = "Text", box: Rect, strokes: [InkStroke],
+                guideSpacing: Double? = nil, options: [String: String] = [:]) {
+        self.blockId = blockId; self.blockType = blockType; self.box = box; self.strokes = strokes
+        self.guideSpacing = guideSpacing; self.options = options
+    }
 }
 
 /// Turns a block's ink into words with candidates and character boxes. Called on a worker thread.
@@ -21,7 +27,7 @@ public protocol InkRecognizer: AnyObject, Sendable {
 /// Runs recognition jobs on one background queue and keeps their results until the editor's
 /// thread applies them (the model is never touched off that thread).
 final class RecognitionQueue: @unchecked Sendable {
-    struct Result { var blockId: String; var version: String; var words: [RecognizedWord]?; var error: String? }
+    struct Result { var blockId: String; var version: String; var words: [RecognizedWord]?; var error: String?; var code: QuireError.Code? }
     private let queue = DispatchQueue(label: "quire.recognition", qos: .userInitiated)
     private let group = DispatchGroup()
     private let lock = NSLock()
@@ -36,8 +42,8 @@ final class RecognitionQueue: @unchecked Sendable {
         group.enter()
         queue.async { [self] in
             defer { group.leave() }
-            var r = Result(blockId: req.blockId, version: version, words: nil, error: nil)
-            do { r.words = try recognizer.recognize(req) } catch let e as QuireError { r.error = e.message } catch { r.error = "\(error)" }
+            var r = Result(blockId: req.blockId, version: version, words: nil, error: nil, code: nil)
+            do { r.words = try recognizer.recognize(req) } catch let e as QuireError { r.error = e.message; r.code = e.code } catch { r.error = "\(error)" }
             let cb: (@Sendable () -> Void)? = lock.withLock {
                 inFlight -= 1
                 if gen == generation { results.append(r) }
@@ -59,16 +65,38 @@ extension Editor {
     }
 
     func scheduleRecognition(blockId: String) {
-        guard let recognizer, let m = attached?.model, let b = m.blocks[blockId] else { return }
-        let strokes = m.strokes(inBlock: blockId)
+        guard let recognizer, let m = attached?.model, let req = makeRequest(blockId: blockId, model: m) else { return }
+        recognition.submit(req, version: Self.inkVersion(req.strokes), recognizer: recognizer)
+    }
+
+    func makeRequest(blockId: String, model m: PartModel) -> RecognitionRequest? {
+        guard let b = m.blocks[blockId] else { return nil }
         var options: [String: String] = [:]
-        for k in ["bundle", "name", "lexicon", "charset", "regex"] {
-            options[k] = (try? configuration.getString("text.configuration." + k, default: "")) ?? ""
+        for k in TextRecognizerAdapter.optionKeys {
+            // Flags are booleans in the configuration; a recognizer reads them as "true"/"false".
+            let key = "text.configuration." + k
+            if let s = try? configuration.getString(key, default: "") {
+                options[k] = s
+            } else if let b = try? configuration.getBoolean(key) {
+                options[k] = b ? "true" : "false"
+            } else if let n = try? configuration.getNumber(key) {
+                options[k] = "\(n)"
+            }
         }
         let guides = (try? configuration.getBoolean("text.guides.enable", default: true)) ?? true
-        let req = RecognitionRequest(blockId: blockId, blockType: b.type, box: b.box, strokes: strokes,
-                                     guideSpacing: guides ? guideSpacing : nil, options: options)
-        recognition.submit(req, version: Self.inkVersion(strokes), recognizer: recognizer)
+        return RecognitionRequest(blockId: blockId, blockType: b.type, box: b.box, strokes: m.strokes(inBlock: blockId),
+                                  guideSpacing: guides ? guideSpacing : nil, options: options)
+    }
+
+    /// What the editor would ask its recognizer to read for a block now (its ink, guides and
+    /// `text.configuration.*` values), for running a recognizer directly (the CLI, tools).
+    public func recognitionRequest(for block: ContentBlock) throws -> RecognitionRequest {
+        let m = try requirePart()
+        _ = try block.checkValid()
+        guard let req = makeRequest(blockId: block.id, model: m) else {
+            throw QuireError(.invalidBlock, "block '\(block.id)' is no longer valid")
+        }
+        return req
     }
 
     /// A callback run on the recognition worker whenever a result is ready; the application
@@ -90,7 +118,7 @@ extension Editor {
                 m.setBlock(b)
                 changed.append(b.id)
             } else if let e = r.error {
-                notifyError(blockId: r.blockId, code: .recognitionError, message: e)
+                notifyError(blockId: r.blockId, code: r.code ?? .recognitionError, message: e)
             }
         }
         if !changed.isEmpty {

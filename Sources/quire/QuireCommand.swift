@@ -9,7 +9,8 @@ struct QuireCommand: ParsableCommand {
         commandName: "quire",
         abstract: "Quire: write with a pen, recognize handwriting offline, keep it in a Text Document.",
         version: QuireVersion.string,
-        subcommands: [EditCommand.self, InfoCommand.self, NewCommand.self, ExportCommand.self, ImportCommand.self, BenchCommand.self, StressSaveCommand.self, ScreenshotCommand.self],
+        subcommands: [EditCommand.self, InfoCommand.self, NewCommand.self, ExportCommand.self, ImportCommand.self, RecognizeCommand.self,
+                      EvalCommand.self, BenchCommand.self, StressSaveCommand.self, ScreenshotCommand.self],
         defaultSubcommand: EditCommand.self
     )
 }

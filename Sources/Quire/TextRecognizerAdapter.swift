@@ -1,0 +1,385 @@
+import Foundation
+import InkModel
+import InkRecognition
+
+/// The handwriting recognizer of Quire (`InkRecognition.TextRecognizer`) behind the editor's
+/// `InkRecognizer` protocol. Weights and word lists load lazily on the first request (on the
+/// recognition worker, never on the input thread) and are shared by every adapter of the process.
+/// Results are cached per text line, keyed by the line's strokes and the settings, so an edit only
+/// re-reads the lines whose ink changed.
+public final class TextRecognizerAdapter: InkRecognizer, @unchecked Sendable {
+    /// `text.configuration.*` keys (without the prefix) the adapter reads from a request's options.
+    public static let optionKeys = ["bundle", "name", "lexicon", "charset", "regex", "digits-only",
+                                    "upper-case-only", "lexicon-mode", "system-lexicon"]
+
+    /// The adapter editors get by default: the weights found by `defaultWeightsURL()`, or nil when
+    /// there are none (editors then recognize nothing until a recognizer is set).
+    public static let shared: TextRecognizerAdapter? = defaultWeightsURL().map { TextRecognizerAdapter(modelURL: $0) }
+
+    /// `$QUIRE_RECOGNITION_MODEL`, `<bin>/../share/quire/recognition/quire-rec.bin`, a
+    /// `Resources/recognition` folder above the working directory or the executable, then Quire's
+    /// resource folder. A path given in the environment is returned even if the file is missing, so
+    /// that a wrong setting surfaces as an error instead of silently disabling recognition.
+    public static func defaultWeightsURL() -> URL? {
+        if let u = RecognitionModel.defaultModelURL() { return u }
+        if let dir = try? QuireResources.directory() {
+            let u = dir.appendingPathComponent("recognition/\(RecognitionModel.defaultFileName)")
+            if FileManager.default.fileExists(atPath: u.path) { return u }
+        }
+        return nil
+    }
+
+    public let modelURL: URL
+    /// Most lines kept in the result cache.
+    public let cacheLimit: Int
+    private let lock = NSLock()
+    private var cache: [LineKey: CachedLine] = [:]
+    private var tick = 0
+    private var linesRun = 0
+
+    /// An adapter that loads `modelURL` when first used; a missing or corrupt file then makes every
+    /// request throw a `QuireError` (reported through the editor's `onError`).
+    public init(modelURL: URL, cacheLimit: Int = 512) {
+        self.modelURL = modelURL
+        self.cacheLimit = max(0, cacheLimit)
+    }
+
+    /// An adapter whose weights are loaded now; throws `resourceMissing` for a missing or
+    /// unreadable file and `recognitionError` for a corrupt one.
+    public static func load(modelURL: URL) throws -> TextRecognizerAdapter {
+        let a = TextRecognizerAdapter(modelURL: modelURL)
+        _ = try a.model()
+        return a
+    }
+
+    /// The loaded network (throws as `load(modelURL:)`).
+    public func model() throws -> RecognitionModel { try ModelStore.shared.model(at: modelURL) }
+
+    /// Lines the network has read so far (cache misses); cached lines do not count.
+    public var linesRecognized: Int { lock.withLock { linesRun } }
+
+    /// Forgets cached line results.
+    public func clearCache() { lock.withLock { cache.removeAll() } }
+
+    // MARK: settings
+
+    /// A recognizer and decoder options built from `text.configuration.*` values (keys without the
+    /// prefix, as in `RecognitionRequest.options`). Throws `invalidArgument` for a bad regular
+    /// expression, character set or lexicon mode, `fileNotFound`/`ioError` for an unreadable lexicon.
+    public func configured(options: [String: String]) throws -> (recognizer: TextRecognizer, options: RecognitionOptions) {
+        let r = try resolve(options)
+        return (r.recognizer, r.options)
+    }
+
+    private struct Resolved {
+        var recognizer: TextRecognizer
+        var options: RecognitionOptions
+        var fingerprint: String
+    }
+
+    private func resolve(_ o: [String: String]) throws -> Resolved {
+        let net = try model()
+        var opts = RecognitionOptions()
+        func flag(_ key: String, default d: Bool) throws -> Bool {
+            guard let v = o[key]?.trimmingCharacters(in: .whitespaces).lowercased(), !v.isEmpty else { return d }
+            switch v {
+            case "true", "1", "yes": return true
+            case "false", "0", "no": return false
+            default: throw QuireError(.invalidArgument, "text.configuration.\(key) must be true or false, not '\(v)'")
+            }
+        }
+        var allowed: Set<Character>?
+        func restrict(_ s: Set<Character>, _ what: String) throws {
+            allowed = allowed.map { $0.intersection(s) } ?? s
+            if allowed!.isEmpty {
+                throw QuireError(.invalidArgument, "text.configuration: \(what) leaves no character to recognize")
+            }
+        }
+        if let cs = o["charset"], !cs.isEmpty {
+            let known = Set(net.charset)
+            let s = Set(cs).intersection(known)
+            if s.isEmpty { throw QuireError(.invalidArgument, "text.configuration.charset '\(cs)' holds no character the recognizer knows (printable ASCII)") }
+            try restrict(s, "text.configuration.charset")
+        }
+        if try flag("digits-only", default: false) {
+            try restrict(RecognitionOptions.digits, "text.configuration.digits-only")
+            opts.lexiconMode = .off  // no dictionary word is made of digits
+        }
+        if try flag("upper-case-only", default: false) {
+            try restrict(RecognitionOptions.upperCase.union([" "]), "text.configuration.upper-case-only")
+        }
+        opts.allowedCharacters = allowed
+        if let re = o["regex"], !re.isEmpty {
+            do { _ = try NSRegularExpression(pattern: "^(?:" + re + ")$") } catch {
+                throw QuireError(.invalidArgument, "text.configuration.regex '\(re)' is not a valid regular expression")
+            }
+            opts.regularExpression = re
+        }
+        if let mode = o["lexicon-mode"]?.lowercased(), !mode.isEmpty {
+            switch mode {
+            case "prefer": if opts.lexiconMode != .off { opts.lexiconMode = RecognitionOptions().lexiconMode }
+            case "require": opts.lexiconMode = .require
+            case "off": opts.lexiconMode = .off
+            default: throw QuireError(.invalidArgument, "text.configuration.lexicon-mode must be prefer, require or off, not '\(mode)'")
+            }
+        }
+        let useSystem = try flag("system-lexicon", default: true)
+        var lexicon: Lexicon?
+        var lexiconId = "none"
+        if opts.lexiconMode != .off {
+            let custom = o["lexicon"].flatMap { $0.isEmpty ? nil : $0 }
+            (lexicon, lexiconId) = try LexiconStore.shared.lexicon(customPath: custom, withSystem: useSystem)
+        }
+        let fp = [opts.allowedCharacters.map { String($0.sorted()) } ?? "*", opts.regularExpression ?? "",
+                  "\(opts.lexiconMode)", lexiconId].joined(separator: "\u{1}")
+        return Resolved(recognizer: TextRecognizer(model: net, lexicon: lexicon), options: opts, fingerprint: fp)
+    }
+
+    // MARK: recognition
+
+    /// Reads a block: its strokes are grouped into lines (by the guides when `guideSpacing` is set,
+    /// else by the gaps between lines), each line is recognized (or taken from the cache) and its
+    /// words get the ids of their strokes. Math blocks are read as text for now.
+    public func recognize(_ request: RecognitionRequest) throws -> [RecognizedWord] {
+        let resolved = try resolve(request.options)
+        let strokes = request.strokes.filter { $0.count > 0 }
+        let points = strokes.map { s in (0 ..< s.count).map { i in
+            SIMD2(Double(s.xs[i]) / InkStroke.unitsPerMillimetre, Double(s.ys[i]) / InkStroke.unitsPerMillimetre)
+        } }
+        let lines: [[Int]]
+        if let sp = request.guideSpacing, sp > 0, sp.isFinite {
+            lines = Self.guideLines(points, spacing: sp, originY: request.box.y)
+        } else {
+            lines = TextRecognizer.groupLines(strokes: points)
+        }
+        var words: [RecognizedWord] = []
+        var lineNumber = 0
+        for group in lines {
+            let key = LineKey(settings: resolved.fingerprint, ids: group.map { strokes[$0].id },
+                              ink: Self.inkHash(group.map { strokes[$0] }))
+            let result: RecognitionResult
+            if let hit = cached(key) {
+                result = hit
+            } else {
+                let lineStrokes = group.map { points[$0] }
+                guard let (m, ink) = resolved.recognizer.logProbabilities(strokes: lineStrokes) else {
+                    throw QuireError(.recognitionError, "line \(lineNumber + 1) of block '\(request.blockId)' holds too much ink to recognize (more than \(resolved.recognizer.model.preprocess.maxPoints) resampled points)")
+                }
+                result = resolved.recognizer.decode(m, ink: ink, options: resolved.options)
+                store(key, result)
+            }
+            let lineWords = Self.words(result, strokes: group.map { strokes[$0] }, points: group.map { points[$0] }, line: lineNumber)
+            if !lineWords.isEmpty {
+                words += lineWords
+                lineNumber += 1
+            }
+        }
+        return words
+    }
+
+    /// Lines by ruled guides: a stroke belongs to the band between two baselines holding its median
+    /// point, so descenders (g, y) and dots stay with their line where the box centre would not.
+    /// Ink written larger than the guides straddles them: neighbouring bands whose ink overlaps by
+    /// more than half the smaller band's height are one line, and a lone mark (a dot, a bar) close
+    /// to a band joins it.
+    static func guideLines(_ strokes: [[SIMD2<Double>]], spacing: Double, originY: Double) -> [[Int]] {
+        var bands: [Int: (members: [Int], top: Double, bottom: Double)] = [:]
+        for (i, s) in strokes.enumerated() {
+            let ys = s.map(\.y).filter(\.isFinite).sorted()
+            guard let lo = ys.first, let hi = ys.last else { continue }
+            let v = ((ys[ys.count / 2] - originY) / spacing).rounded(.down)
+            let k = Int(max(-1e9, min(1e9, v)))
+            if let b = bands[k] {
+                bands[k] = (b.members + [i], min(b.top, lo), max(b.bottom, hi))
+            } else {
+                bands[k] = ([i], lo, hi)
+            }
+        }
+        var groups = bands.keys.sorted().map { bands[$0]! }
+        func merge(_ i: Int, _ j: Int) {
+            groups[i] = (groups[i].members + groups[j].members, min(groups[i].top, groups[j].top), max(groups[i].bottom, groups[j].bottom))
+            groups.remove(at: j)
+        }
+        var i = 0
+        while i + 1 < groups.count {
+            let a = groups[i], b = groups[i + 1]
+            let overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
+            let small = min(a.bottom - a.top, b.bottom - b.top)
+            if small >= 0.15 * spacing && overlap > 0.5 * small { merge(i, i + 1) } else { i += 1 }
+        }
+        i = 0
+        while groups.count > 1 && i < groups.count {
+            let g = groups[i]
+            guard g.bottom - g.top < 0.15 * spacing else { i += 1; continue }
+            let up = i > 0 ? g.top - groups[i - 1].bottom : .infinity
+            let down = i + 1 < groups.count ? groups[i + 1].top - g.bottom : .infinity
+            if min(up, down) < 0.3 * spacing {
+                if up <= down { merge(i - 1, i) } else { merge(i, i + 1) }
+                i = 0
+            } else {
+                i += 1
+            }
+        }
+        return groups.map { $0.members.sorted() }
+    }
+
+    static func inkHash(_ strokes: [InkStroke]) -> Int {
+        var h = Hasher()
+        for s in strokes {
+            h.combine(s.id)
+            h.combine(s.xs)
+            h.combine(s.ys)
+        }
+        return h.finalize()
+    }
+
+    /// Converts one line's result: stroke indices become ids, each character gets the strokes of its
+    /// word whose points mostly lie over its box.
+    static func words(_ r: RecognitionResult, strokes: [InkStroke], points: [[SIMD2<Double>]], line: Int) -> [RecognizedWord] {
+        func rect(_ b: BoundingBox) -> Rect { Rect(x: b.minX, y: b.minY, width: b.width, height: b.height) }
+        var out: [RecognizedWord] = []
+        for w in r.words where !w.text.isEmpty {
+            let idx = w.strokeIndices.filter { strokes.indices.contains($0) }
+            var charStrokes = [[String]](repeating: [], count: w.characters.count)
+            if !w.characters.isEmpty {
+                for s in idx {
+                    var votes = [Int](repeating: 0, count: w.characters.count)
+                    for p in points[s] {
+                        var best = 0, bestD = Double.infinity
+                        for (c, ch) in w.characters.enumerated() {
+                            let d = max(0, ch.box.minX - p.x, p.x - ch.box.maxX)
+                            if d < bestD { bestD = d; best = c }
+                        }
+                        votes[best] += 1
+                    }
+                    if let c = votes.indices.max(by: { votes[$0] < votes[$1] }) { charStrokes[c].append(strokes[s].id) }
+                }
+            }
+            var cands = w.candidates.map { InkModel.Candidate(label: $0.text, score: $0.score) }
+            if cands.first?.label != w.text { cands.insert(InkModel.Candidate(label: w.text, score: w.candidates.first?.score ?? 0), at: 0) }
+            out.append(RecognizedWord(label: w.text, candidates: cands, selected: 0, box: rect(w.box), line: line,
+                                      strokeIds: idx.map { strokes[$0].id },
+                                      chars: w.characters.enumerated().map { c, ch in
+                                          RecognizedChar(label: String(ch.character), box: rect(ch.box), strokeIds: charStrokes[c])
+                                      }))
+        }
+        return out
+    }
+
+    // MARK: line cache
+
+    private struct LineKey: Hashable {
+        var settings: String
+        var ids: [String]
+        var ink: Int
+    }
+
+    private struct CachedLine {
+        var result: RecognitionResult
+        var used: Int
+    }
+
+    private func cached(_ key: LineKey) -> RecognitionResult? {
+        lock.withLock {
+            guard var c = cache[key] else { return nil }
+            tick += 1
+            c.used = tick
+            cache[key] = c
+            return c.result
+        }
+    }
+
+    private func store(_ key: LineKey, _ r: RecognitionResult) {
+        lock.withLock {
+            linesRun += 1
+            guard cacheLimit > 0 else { return }
+            if cache.count >= cacheLimit {
+                // Drop the least recently used half at once: eviction stays rare and cheap.
+                let keep = cache.sorted { $0.value.used > $1.value.used }.prefix(cacheLimit / 2)
+                cache = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
+            }
+            tick += 1
+            cache[key] = CachedLine(result: r, used: tick)
+        }
+    }
+}
+
+/// Recognizer weights shared by the process, by path; a file changed on disk is read again.
+final class ModelStore: @unchecked Sendable {
+    static let shared = ModelStore()
+    private let lock = NSLock()
+    private var models: [String: (stamp: String, model: RecognitionModel)] = [:]
+
+    func model(at url: URL) throws -> RecognitionModel {
+        let path = url.path
+        let attrs = try? FileManager.default.attributesOfItem(atPath: path)
+        guard let attrs, (attrs[.type] as? FileAttributeType) == .typeRegular else {
+            throw QuireError(.resourceMissing, "recognizer weights not found at \(path) (set QUIRE_RECOGNITION_MODEL or install Resources/recognition/\(RecognitionModel.defaultFileName))")
+        }
+        let stamp = "\((attrs[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)|\((attrs[.size] as? NSNumber)?.intValue ?? -1)"
+        return try lock.withLock {
+            if let m = models[path], m.stamp == stamp { return m.model }
+            do {
+                let m = try RecognitionModel(contentsOf: url)
+                models[path] = (stamp, m)
+                return m
+            } catch let e as RecognitionModelError {
+                if case .fileUnreadable = e { throw QuireError(.resourceMissing, e.description) }
+                throw QuireError(.recognitionError, "recognizer weights at \(path) are unusable: \(e.description)")
+            }
+        }
+    }
+}
+
+/// Word lists shared by the process: the system list (wamerican) and merged custom lists.
+final class LexiconStore: @unchecked Sendable {
+    static let shared = LexiconStore()
+    static let maxCustomBytes = 64 << 20
+    private let lock = NSLock()
+    private var systemLoaded = false
+    private var system: Lexicon?
+    private var merged: [String: Lexicon] = [:]
+
+    /// The system list, a custom list added to it, the custom list alone, or nil; with a key that
+    /// changes when the list's file does (for caching results).
+    func lexicon(customPath: String?, withSystem: Bool) throws -> (Lexicon?, String) {
+        guard let customPath else { return withSystem ? (systemLexicon(), "system") : (nil, "none") }
+        let url = URL(fileURLWithPath: customPath)
+        let attrs = try? FileManager.default.attributesOfItem(atPath: url.path)
+        guard let attrs, (attrs[.type] as? FileAttributeType) == .typeRegular else {
+            throw QuireError(.fileNotFound, "text.configuration.lexicon: no word list file at '\(customPath)'")
+        }
+        let size = (attrs[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= Self.maxCustomBytes else {
+            throw QuireError(.invalidArgument, "text.configuration.lexicon: '\(customPath)' is larger than \(Self.maxCustomBytes >> 20) MB")
+        }
+        let key = "\(url.path)|\((attrs[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)|\(size)|\(withSystem)"
+        return try lock.withLock {
+            if let l = merged[key] { return (l, key) }
+            var words: [String]
+            do { words = Self.lines(try Data(contentsOf: url)) } catch {
+                throw QuireError(.ioError, "text.configuration.lexicon: cannot read '\(customPath)': \(error.localizedDescription)")
+            }
+            if withSystem, let path = Lexicon.systemWordListPaths.first(where: { FileManager.default.fileExists(atPath: $0) }),
+               let data = try? Data(contentsOf: URL(fileURLWithPath: path)) {
+                words += Self.lines(data)
+            }
+            let l = Lexicon(words: words)
+            merged = merged.filter { !$0.key.hasPrefix(url.path + "|") }
+            merged[key] = l
+            return (l, key)
+        }
+    }
+
+    func systemLexicon() -> Lexicon? {
+        lock.withLock {
+            if !systemLoaded { system = Lexicon.system(); systemLoaded = true }
+            return system
+        }
+    }
+
+    static func lines(_ data: Data) -> [String] {
+        String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+}
