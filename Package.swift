@@ -26,7 +26,9 @@ let package = Package(
         .target(name: "InkModel",
                 dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation"), "CQuireZlib"],
                 swiftSettings: strict),
-        .target(name: "InkRecognition", path: "Sources/InkRecognition", swiftSettings: strict),
+        // The network's inner loops are unusable unoptimised (a page takes a minute in a debug
+        // build): always optimise this target, so debug builds and the tests run it at real speed.
+        .target(name: "InkRecognition", path: "Sources/InkRecognition", swiftSettings: strict + [.unsafeFlags(["-O"])]),
         .target(name: "InkRender", dependencies: ["InkModel", "CCairo", "CJPEG"], swiftSettings: strict),
         .target(name: "Quire", dependencies: ["InkModel", "InkRecognition", "InkRender", "CCairo", "CX11"],
                 swiftSettings: strict),

@@ -578,6 +578,7 @@ public final class AppWindow: EditorDelegate {
             case XK_plus, XK_equal, XK_KP_Add: editor.zoom(by: 1.25, at: Point(x: Double(size.width) / 2, y: Double(size.height - layout.height) / 2))
             case XK_minus, XK_KP_Subtract: editor.zoom(by: 0.8, at: Point(x: Double(size.width) / 2, y: Double(size.height - layout.height) / 2))
             case XK_q: if !options.kiosk { finish(save: true) }
+            case XK_Return, XK_KP_Enter: run(.convert)
             default: break
             }
             return
