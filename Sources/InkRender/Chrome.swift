@@ -37,7 +37,7 @@ public enum ChromePainter {
         var extents = cairo_text_extents_t()
         for b in buttons {
             let f = b.frame
-            roundedRect(c, f, radius: 6 * scale)
+            PageRenderer.roundedRect(c, f, radius: 6 * scale)
             if b.active {
                 cairo_set_source_rgb(c, theme.selectionColor.r, theme.selectionColor.g, theme.selectionColor.b)
             } else {
@@ -80,13 +80,4 @@ public enum ChromePainter {
         return e.x_advance
     }
 
-    private static func roundedRect(_ c: OpaquePointer, _ r: Rect, radius: Double) {
-        let rad = min(radius, r.width / 2, r.height / 2)
-        cairo_new_sub_path(c)
-        cairo_arc(c, r.maxX - rad, r.y + rad, rad, -Double.pi / 2, 0)
-        cairo_arc(c, r.maxX - rad, r.maxY - rad, rad, 0, Double.pi / 2)
-        cairo_arc(c, r.x + rad, r.maxY - rad, rad, Double.pi / 2, Double.pi)
-        cairo_arc(c, r.x + rad, r.y + rad, rad, Double.pi, 3 * Double.pi / 2)
-        cairo_close_path(c)
-    }
 }

@@ -377,14 +377,14 @@ public final class PageRenderer {
                 cairo_stroke(c)
             }
             if w.styles.contains("surround") {
-                roundedRect(c, w.box.insetBy(dx: -1.2, dy: -1.2), radius: 1.5)
+                Self.roundedRect(c, w.box.insetBy(dx: -1.2, dy: -1.2), radius: 1.5)
                 cairo_stroke(c)
             }
             cr.restore()
         }
     }
 
-    private func roundedRect(_ c: OpaquePointer, _ r: Rect, radius: Double) {
+    static func roundedRect(_ c: OpaquePointer, _ r: Rect, radius: Double) {
         let rad = min(radius, r.width / 2, r.height / 2)
         cairo_new_sub_path(c)
         cairo_arc(c, r.maxX - rad, r.y + rad, rad, -Double.pi / 2, 0)

@@ -78,6 +78,7 @@ struct NewCommand: ParsableCommand {
             if fillStrokes > 0 {
                 // Short wavy strokes in rows across a long page, written through the editor like a pen would.
                 let editor = engine.createEditor(fontMetricsProvider: CairoFontMetrics())
+                editor.recognizer = nil  // synthetic squiggles: nothing to recognize
                 try editor.setViewSize(width: 1000, height: 700)
                 try editor.setPart(part)
                 var events: [PointerEvent] = []

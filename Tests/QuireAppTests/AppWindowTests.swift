@@ -307,4 +307,46 @@ struct AppWindowTests {
         let text = try runTool(try quireBinary().path, ["export", file, "--format", "text"])
         #expect(text.output.contains("hell") && !text.output.contains("hello"), "exported: \(text.output)")
     }
+
+    // MARK: latency instrumentation (scripts/bench-latency runs this with a release binary)
+
+    /// Writes a few hundred pen points on an empty page and on a full page (3,000 strokes; the
+    /// benchmark script asks for 10,000) and checks that
+    /// Quire's own latency instrumentation measured each of them; prints the figures.
+    @Test func latencyIsMeasuredForEveryPenPoint() throws {
+        let env = ProcessInfo.processInfo.environment
+        let points = Int(env["QUIRE_BENCH_POINTS"] ?? "") ?? 300
+        let fill = Int(env["QUIRE_BENCH_STROKES"] ?? "") ?? 3_000
+        for strokesInPage in [0, fill] {
+            let tmp = TempDir()
+            let file = tmp.path("page.iink")
+            let made = try runTool(try quireBinary().path, ["new", file, "--fill-strokes", "\(strokesInPage)"], timeout: 300)
+            try #require(made.exit == .exited(0), "quire new: \(made.output)")
+            let log = tmp.path("latency.json")
+            let r = try launch(file, geometry: (1000, 700), latencyLog: log)
+            defer { r.app.kill(); r.server.stop() }
+            let pen = try r.server.connect(.pen)
+            let ox = Double(r.origin.x), oy = Double(r.origin.y)
+            var written = 0
+            var row = 0
+            while written < points {
+                let n = min(50, points - written)
+                let y = oy + 120 + Double(row % 8) * 45
+                try pen.penStroke(points: (0 ..< n).map { (ox + 60 + Double($0) * 12, y + sin(Double($0) / 2) * 8, 0.6) }, delay: 0.002)
+                written += n
+                row += 1
+            }
+            close(r)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: log))) as? [String: Any])
+            let events = (json["events"] as? Double) ?? 0
+            let work = (json["work_us"] as? [String: Double]) ?? [:]
+            let server = (json["server_to_flush_ms"] as? [String: Double]) ?? [:]
+            // Every move after a stroke's first point is measured (the down and up are not moves).
+            #expect(events >= Double(points - 2 * row), "measured \(events) of \(points) points")
+            #expect((work["p50"] ?? 0) > 0 && (work["p99"] ?? 0) >= (work["p50"] ?? 0))
+            #expect((server["count"] ?? 0) > 0)
+            print(String(format: "latency page=%d strokes: %.0f points, Quire's work per point p50 %.0f us, p99 %.0f us, max %.0f us; X server event to flush p50 %.0f ms, p99 %.0f ms",
+                         strokesInPage, events, work["p50"] ?? 0, work["p99"] ?? 0, work["max"] ?? 0, server["p50"] ?? 0, server["p99"] ?? 0))
+        }
+    }
 }
