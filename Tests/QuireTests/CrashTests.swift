@@ -44,6 +44,7 @@ import Quire
         }
         #expect(killedMidRun > 150, "the child was really killed while running")
         #expect(recoveries > 20, "recovery from the temp folder was exercised (\(recoveries) times)")
-        #expect(checkedWithContent > 150)
+        // A loaded machine starts the child slowly, so some rounds die before writing anything.
+        #expect(checkedWithContent > 100, "only \(checkedWithContent) rounds had content to check")
     }
 }
