@@ -26,6 +26,8 @@ public final class PartModel {
     /// How far each block's ink has moved, in 1/100 mm: moving a block's ink is one entry, not a
     /// write per stroke (blocks flowing down move pages of ink on a pen-up).
     private var inkShifts: [String: (x: Int32, y: Int32)] = [:]
+    /// Per block, bumped whenever its ink changes (renderers cache per block on it).
+    private var inkRevisions: [String: Int] = [:]
     /// Per block, a rectangle holding every stroke ever inserted, before shifting (grows only).
     private var rawInkExtents: [String: Rect] = [:]
     public private(set) var blocks: [String: BlockData] = [:]
@@ -78,7 +80,11 @@ public final class PartModel {
     // MARK: primitive mutations (each is undoable by its inverse)
 
     public func insertStroke(_ s: InkStroke) {
-        if let old = rawStrokes[s.id] { strokeIdsByBlock[old.blockId ?? rootId]?.remove(old.id) }
+        if let old = rawStrokes[s.id] {
+            strokeIdsByBlock[old.blockId ?? rootId]?.remove(old.id)
+            inkRevisions[old.blockId ?? rootId, default: 0] &+= 1
+        }
+        inkRevisions[s.blockId ?? rootId, default: 0] &+= 1
         var raw = s
         if let d = inkShifts[s.blockId ?? rootId] { raw.translate(unitsX: 0 &- d.x, unitsY: 0 &- d.y) }
         rawStrokes[s.id] = raw
@@ -91,6 +97,7 @@ public final class PartModel {
     @discardableResult public func removeStroke(id: String) -> InkStroke? {
         guard let s = rawStrokes.removeValue(forKey: id) else { return nil }
         strokeIdsByBlock[s.blockId ?? rootId]?.remove(id)
+        inkRevisions[s.blockId ?? rootId, default: 0] &+= 1
         revision &+= 1
         return StrokeTable.shifted(s, inkShifts, rootId)
     }
@@ -101,6 +108,7 @@ public final class PartModel {
         guard qx != 0 || qy != 0 else { return }
         let d = inkShifts[id] ?? (0, 0)
         inkShifts[id] = (d.x &+ qx, d.y &+ qy)
+        inkRevisions[id, default: 0] &+= 1
         revision &+= 1
     }
 
@@ -127,6 +135,12 @@ public final class PartModel {
         guard let d = inkShifts[id] else { return r }
         return r.offsetBy(dx: Double(d.x) / InkStroke.unitsPerMillimetre, dy: Double(d.y) / InkStroke.unitsPerMillimetre)
     }
+
+    /// Changes whenever the ink of block `id` changes (strokes added, removed or moved).
+    public func inkRevision(ofBlock id: String) -> Int { inkRevisions[id] ?? 0 }
+
+    /// Ids of the blocks holding strokes, including ids of blocks that no longer exist.
+    public var blockIdsWithInk: [String] { strokeIdsByBlock.compactMap { $0.value.isEmpty ? nil : $0.key } }
 
     /// Ids of the strokes held by a block (not its children).
     public func strokeIds(inBlock id: String) -> Set<String> { strokeIdsByBlock[id] ?? [] }

@@ -200,6 +200,7 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
         }
         var options = DrawOptions()
         options.overlay = false
+        options.fastInk = true
         if full {
             let cr = CairoContext(page)
             pageRenderer.draw(cr, part: part, state: state, clip: nil, options: options)
@@ -275,6 +276,8 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
         let cr = CairoContext(live)
         let c = cr.raw
         cr.setMatrix(t)
+        // As the page draws ink (`DrawOptions.fastInk`), so the stroke does not change at pen-up.
+        cairo_set_antialias(c, CAIRO_ANTIALIAS_FAST)
         let highlighter = stroke.tool == "highlighter"
         let alpha = highlighter ? color.a * theme.highlighterAlpha : color.a
         cairo_set_source_rgba(c, color.r, color.g, color.b, alpha)

@@ -173,10 +173,39 @@ enum InkPath {
             cairo_close_path(cr)
             start = end
         }
-        // 5. Round caps and the outer wedges of sharp turns.
+        // 5. Round caps, and at sharp turns the pie that fills the outer gap between the pieces'
+        //    ends (a whole disc there cost four times the edges; at small sizes joints are most
+        //    of a stroke's edges, and edges are what Cairo's rasterizer pays for).
         disc(cr, xs[0], ys[0], rs[0], scale: scale)
         disc(cr, xs[n - 1], ys[n - 1], rs[n - 1], scale: scale)
-        for k in 1..<(n - 1) where shared[k] == nil { disc(cr, xs[k], ys[k], rs[k], scale: scale) }
+        for k in 1..<(n - 1) where shared[k] == nil {
+            joint(cr, xs[k], ys[k], rs[k], from: (ux[k - 1], uy[k - 1]), to: (ux[k], uy[k]), scale: scale)
+        }
+    }
+
+    /// The pie between the outer offsets of two pieces meeting at (x, y) with unit directions
+    /// `a` then `b`, by increasing angle like `disc`, so it winds the same way as the outline.
+    static func joint(_ cr: OpaquePointer, _ x: Double, _ y: Double, _ r: Double, from a: (Double, Double), to b: (Double, Double), scale: Double) {
+        guard r > 0 else { return }
+        let cross = a.0 * b.1 - a.1 * b.0, dot = a.0 * b.0 + a.1 * b.1
+        // Turning towards the +normal side (-uy, ux) leaves the gap on the other side.
+        let side = cross > 0 ? -1.0 : 1.0
+        var v0 = (-a.1 * side, a.0 * side), v1 = (-b.1 * side, b.0 * side)
+        var turn = atan2(cross, dot)
+        if turn < 0 { swap(&v0, &v1); turn = -turn }
+        let perCircle = Double(max(8, min(48, Int(r * scale * 2.5))))
+        let steps = max(1, Int((turn * perCircle / (2 * Double.pi)).rounded(.up)))
+        let step = turn / Double(steps)
+        let c = cos(step), s = sin(step)
+        var dx = v0.0 * r, dy = v0.1 * r
+        cairo_move_to(cr, x, y)
+        cairo_line_to(cr, x + dx, y + dy)
+        for _ in 1..<steps {
+            (dx, dy) = (dx * c - dy * s, dx * s + dy * c)
+            cairo_line_to(cr, x + dx, y + dy)
+        }
+        cairo_line_to(cr, x + v1.0 * r, y + v1.1 * r)
+        cairo_close_path(cr)
     }
 
     /// A disc as a polygon with about one vertex per 2.5 px of radius (at least 8): at ink sizes it

@@ -72,6 +72,7 @@ extension Editor {
             "id": .string(b.id), "type": .string(b.type), "box": Self.json(b.box), "conversion": .string(b.conversion),
         ]
         if Self.recognizable(b.type) { o["label"] = .string(Self.plainText(of: b)) }
+        if let g = guidesJSON(b) { o["guides"] = g }
         if let img = b.image {
             o["image"] = .object(["mimeType": .string(img.mimeType), "pixelWidth": .number(Double(img.pixelWidth)), "pixelHeight": .number(Double(img.pixelHeight))])
         }

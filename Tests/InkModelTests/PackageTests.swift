@@ -274,3 +274,43 @@ import Testing
         #expect(m.strokes[a.id] == a, "moving back is exact")
     }
 }
+
+@Suite struct StrokeStorageTests {
+    /// Strokes are packed in 16 bits a channel when they fit, 32 bits otherwise; both read back
+    /// the samples exactly, at the edges of the packed range too, and survive save/open.
+    @Test func packedAndWideStrokesKeepTheirSamples() throws {
+        func stroke(_ id: String, _ pts: [(Double, Double, Int64)]) -> InkStroke {
+            InkStroke(id: id, seq: 1, samples: pts.map { InkSample(x: $0.0, y: $0.1, t: 1_000 + $0.2, f: 0.25) })
+        }
+        let cases = [
+            stroke("small", [(1, 2, 0), (1.01, 2.02, 5), (3, 1, 9)]),
+            stroke("edge", [(-327.68, 10, 0), (327.67, 10, 65_535)]),   // exactly 65535 units and ms: still packed
+            stroke("wideX", [(0, 0, 0), (655.36, 0, 1)]),
+            stroke("long", [(0, 0, 0), (1, 1, 65_536)]),
+            stroke("far", [(21_474_000, -21_474_000, 0), (21_474_001, -21_473_999, 3)]),
+        ]
+        let m = try PartModel(id: "p", type: "Drawing")
+        for s in cases {
+            let back = s.samples
+            #expect(back.count == s.count)
+            #expect(InkStroke(id: s.id, seq: 1, samples: back) == s, "\(s.id) round-trips")
+            #expect(s.xs.count == s.count && s.dts.last == Int32(back.last!.t - back.first!.t))
+            m.insertStroke(s)
+        }
+        #expect(cases[0].memoryFootprint == 3 * 8 && cases[1].memoryFootprint == 2 * 8)
+        #expect(cases[2].memoryFootprint == 2 * 14 && cases[3].memoryFootprint == 2 * 14)
+        #expect(cases[1].samples[1].x == 327.67 && cases[1].samples[0].x == -327.68 && cases[3].samples[1].t == 1_000 + 65_536)
+        let dir = TempDir(), engine = try Engine()
+        let pkg = try engine.createPackage(dir.path("s.iink"))
+        let part = try pkg.createPart(type: "Drawing")
+        for s in cases { part.model.insertStroke(s) }
+        try pkg.save()
+        pkg.close()
+        let again = try engine.openPackage(dir.path("s.iink"))
+        defer { again.close() }
+        let r = try again.part(at: 0).model
+        for s in cases { #expect(r.strokes[s.id] == s && r.strokes[s.id]?.samples == s.samples) }
+        let piece = cases[1].slice(1..<2, id: "piece")
+        #expect(piece.samples == [cases[1].samples[1]].map { InkSample(x: $0.x, y: $0.y, t: $0.t, f: $0.f) })
+    }
+}

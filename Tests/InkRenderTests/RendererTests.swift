@@ -1,6 +1,6 @@
 import Foundation
 import InkModel
-import InkRender
+@testable import InkRender
 import Testing
 
 @Suite struct FontMetricsTests {
@@ -65,7 +65,10 @@ import Testing
         #expect(damaged == Rect(x: 0, y: 0, width: 320, height: 200))
         #expect(r.render(part: part, state: state()) == nil, "nothing changed, nothing to copy")
         let frame = try #require(r.frameImage())
-        let ref = try ImageCodec.decodePNG(PageRenderer(theme: .builtIn).renderPNG(part: part, state: state()))
+        // The window draws ink with fast anti-aliasing (DrawOptions.fastInk), exports do not.
+        var options = DrawOptions()
+        options.fastInk = true
+        let ref = try ImageCodec.decodePNG(PageRenderer(theme: .builtIn).render(part: part, state: state(), options: options).pngData())
         #expect(Golden.diff(frame, ref).passes)
     }
 
@@ -87,6 +90,37 @@ import Testing
         r.invalidate(nil)
         #expect(r.render(part: part, state: state()) == Rect(x: 0, y: 0, width: 320, height: 200))
         #expect(Fixtures.inkPixels(try #require(r.frameImage()), (294, 179, 12, 12)) > 0)
+    }
+
+    /// The renderer keeps each block's strokes between frames; any change of a block's ink (added,
+    /// removed, the whole block's ink moved by the flow) must show at the next redraw.
+    @Test func cachedInkFollowsModelChanges() throws {
+        let r = CairoRenderer(theme: .builtIn)
+        let part = try PartModel(id: "c", type: "Text Document")
+        var root = part.root
+        root.childIds = ["b1"]
+        part.setBlock(root)
+        part.setBlock(BlockData(id: "b1", type: "Text", box: Rect(x: 0, y: 0, width: 80, height: 20), parentId: part.rootId))
+        part.insertStroke(Fixtures.stroke("s1", block: "b1", seq: 1, [(5, 5, 0.5), (30, 8, 0.5)]))
+        r.render(part: part, state: state())
+        #expect(Fixtures.inkPixels(try #require(r.frameImage()), (20, 20, 100, 12)) > 0)
+        part.translateStrokes(inBlock: "b1", unitsX: 0, unitsY: 3000)
+        r.invalidate(nil)
+        r.render(part: part, state: state())
+        var img = try #require(r.frameImage())
+        #expect(Fixtures.inkPixels(img, (20, 20, 100, 12)) == 0, "gone from where it was")
+        #expect(Fixtures.inkPixels(img, (20, 140, 100, 12)) > 0, "drawn where the flow moved it")
+        part.insertStroke(Fixtures.stroke("s2", block: "b1", seq: 2, [(40, 5, 0.5), (70, 5, 0.5)]))
+        _ = part.removeStroke(id: "s1")
+        r.invalidate(nil)
+        r.render(part: part, state: state())
+        img = try #require(r.frameImage())
+        #expect(Fixtures.inkPixels(img, (20, 140, 100, 12)) == 0 && Fixtures.inkPixels(img, (170, 14, 100, 12)) > 0)
+        // Ink of a block that no longer exists is still drawn.
+        part.removeBlock(id: "b1")
+        r.invalidate(nil)
+        r.render(part: part, state: state())
+        #expect(Fixtures.inkPixels(try #require(r.frameImage()), (170, 14, 100, 12)) > 0)
     }
 
     @Test func liveSegmentsCostSmallRectangles() throws {

@@ -148,3 +148,47 @@ import Testing
         #expect(m.blocks[block.id] == before && m.strokes[sid] == stroke)
     }
 }
+
+@Suite struct GuideTests {
+    @Test func textBlocksExposeTheirBaselinesInTheAPIAndJSON() throws {
+        let f = try Fixture()
+        let e = f.editor
+        #expect(e.guides == Guides(enabled: true, spacing: 10))
+        try f.write(x: 100, y: 100)
+        let text = try #require(e.rootBlock?.children.first)
+        let box = text.box
+        #expect(box.height == 10 || box.height == 20)
+        let lines = try e.baselines(of: text)
+        #expect(lines == stride(from: box.y + 10, through: box.maxY + 1e-9, by: 10).map { $0 })
+        #expect(text.baselines == lines)
+        let math = try e.addBlock(at: Point(x: 20, y: 400), type: "Math")
+        #expect(try e.baselines(of: math).isEmpty, "only Text blocks have guides")
+
+        var json = try JSONValue.parse(Data(try e.export(nil, mimeType: .json).utf8))
+        let kids = try #require(json["children"]?.arrayValue)
+        let t = try #require(kids.first { $0["id"]?.stringValue == text.id })
+        #expect(t["guides"]?["spacing"]?.doubleValue == 10)
+        #expect(t["guides"]?["baselines"]?.arrayValue?.compactMap(\.doubleValue) == lines)
+        #expect(kids.first { $0["id"]?.stringValue == math.id }?["guides"] == nil)
+        #expect(json["guides"] == nil, "the Container root has none")
+
+        // The settings are read live.
+        try e.configuration.setNumber(5, forKey: "text.guides.spacing")
+        #expect(text.baselines.first == box.y + 5 && text.baselines.count == Int(box.height / 5))
+        try e.configuration.setBoolean(false, forKey: "text.guides.enable")
+        #expect(text.baselines.isEmpty)
+        json = try JSONValue.parse(Data(try e.export(text, mimeType: .json).utf8))
+        #expect(json["guides"] == nil)
+        try e.removeBlock(text)
+        #expect(text.baselines.isEmpty)
+        expectCode(.invalidBlock) { _ = try e.baselines(of: text) }
+    }
+
+    @Test func theRootOfATextPartSpansThePage() throws {
+        let f = try Fixture(type: "Text")
+        let root = try #require(f.editor.rootBlock)
+        let lines = root.baselines
+        #expect(lines.first == 10 && zip(lines, lines.dropFirst()).allSatisfy { abs($1 - $0 - 10) < 1e-9 })
+        #expect(lines.last! <= f.editor.contentBox.maxY && lines.last! > f.editor.contentBox.maxY - 10)
+    }
+}
