@@ -298,7 +298,7 @@ private let constrained: [(id: String, truth: String, option: String, value: Str
 
         let eval = try runQuire(["eval", "--jsonl", Handwriting.fixtureURL.path, "--limit", "1", "--page-words", "4"])
         #expect(eval.status == 0, "\(eval.err)")
-        #expect(eval.out.contains("words") && eval.out.contains("digits") && eval.out.contains("CER") && eval.out.contains("page: 4 words"))
+        #expect(eval.out.contains("words") && eval.out.contains("digits") && eval.out.contains("CER") && eval.out.contains("page: 4 words on 1 lines"))
 
         let bad = try runQuire(["recognize", "--jsonl", Handwriting.fixtureURL.path], environment: ["QUIRE_RECOGNITION_MODEL": dir.path("none.bin")])
         #expect(bad.status == 2 && bad.err.contains("[resourceMissing]"), "\(bad.err)")
