@@ -284,6 +284,8 @@ private let constrained: [(id: String, truth: String, option: String, value: Str
         let text = try runQuire(["recognize", pkg])
         #expect(text.status == 0, "\(text.err)")
         #expect(text.out.split(separator: "\n").map(String.init) == labels)
+        let exported = try runQuire(["export", pkg, "--format", "text"])
+        #expect(exported.out.split(separator: "\n").map(String.init) == labels, "export waits for recognition")
         let json = try runQuire(["recognize", pkg, "--json"])
         let parsed = try JSONValue.parse(Data(json.out.utf8))
         let words = try #require(parsed["parts"]?.arrayValue?.first?["blocks"]?.arrayValue?.first?["words"]?.arrayValue)
