@@ -34,29 +34,41 @@ final class RecognitionQueue: @unchecked Sendable {
     private var results: [Result] = []
     private var inFlight = 0
     private var generation = 0
+    /// Latest submission per block: an older one still waiting is skipped, its result would be stale.
+    private var latest: [String: Int] = [:]
+    private var submissions = 0
     /// Called on the worker when a result is ready (the window uses it to wake its loop).
     var onResult: (@Sendable () -> Void)?
 
     func submit(_ req: RecognitionRequest, version: String, recognizer: InkRecognizer) {
-        let gen = lock.withLock { inFlight += 1; return generation }
+        let (gen, n) = lock.withLock {
+            inFlight += 1
+            submissions += 1
+            latest[req.blockId] = submissions
+            return (generation, submissions)
+        }
         group.enter()
         queue.async { [self] in
             defer { group.leave() }
+            let superseded = lock.withLock { latest[req.blockId] != n }
             var r = Result(blockId: req.blockId, version: version, words: nil, error: nil, code: nil)
-            do { r.words = try recognizer.recognize(req) } catch let e as QuireError { r.error = e.message; r.code = e.code } catch { r.error = "\(error)" }
+            if !superseded {
+                do { r.words = try recognizer.recognize(req) } catch let e as QuireError { r.error = e.message; r.code = e.code } catch { r.error = "\(error)" }
+            }
             let cb: (@Sendable () -> Void)? = lock.withLock {
                 inFlight -= 1
-                if gen == generation { results.append(r) }
+                if gen == generation && !superseded { results.append(r) }
+                if latest[req.blockId] == n { latest[req.blockId] = nil }
                 return onResult
             }
-            cb?()
+            if !superseded { cb?() }
         }
     }
 
     func drain() -> [Result] { lock.withLock { defer { results.removeAll() }; return results } }
     var isIdle: Bool { lock.withLock { inFlight == 0 && results.isEmpty } }
     func waitIdle() { group.wait() }
-    func cancelAll() { lock.withLock { generation += 1; results.removeAll() } }
+    func cancelAll() { lock.withLock { generation += 1; results.removeAll(); latest.removeAll() } }
 }
 
 extension Editor {

@@ -31,6 +31,8 @@ struct ExportCommand: ParsableCommand {
                 throw QuireError(.invalidArgument, "unknown format '\(format)'; use one of text, json, inkml, png, jpeg, svg, pdf")
             }
             try withPart(file, index: part) { editor, _ in
+                // Blocks saved without recognition results are read now, so the text is in the export.
+                if mime == .text || mime == .json { try editor.waitForIdle() }
                 let target = try block.map { id -> ContentBlock in
                     guard let b = editor.getBlockById(id) else { throw QuireError(.invalidBlock, "no block '\(id)' in part \(part)") }
                     return b

@@ -231,6 +231,14 @@ struct EvalCommand: ParsableCommand {
 
     static let categories = ["digits", "upper", "lower", "symbols", "words", "lines"]
 
+    static func pad(_ s: String, _ width: Int = 9) -> String { s.count >= width ? s : s + String(repeating: " ", count: width - s.count) }
+
+    /// Prints and flushes, so that a long evaluation shows its rows as they come even when piped.
+    static func emit(_ line: String) {
+        print(line)
+        fflush(nil)
+    }
+
     struct Tally {
         var n = 0, errors = 0, chars = 0, exact = 0
         var ms: [Double] = []
@@ -238,8 +246,8 @@ struct EvalCommand: ParsableCommand {
         func row(_ name: String) -> String {
             let sorted = ms.sorted()
             func pct(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))] }
-            return String(format: "%-9@ %6d %7.3f %7.3f %7.1f %7.1f", name as NSString, n,
-                          Double(errors) / Double(max(1, chars)), Double(exact) / Double(max(1, n)), pct(0.5), pct(0.95))
+            return EvalCommand.pad(name) + String(format: " %6ld %7.3f %7.3f %7.1f %7.1f", n,
+                                                  Double(errors) / Double(max(1, chars)), Double(exact) / Double(max(1, n)), pct(0.5), pct(0.95))
         }
     }
 
@@ -257,9 +265,9 @@ struct EvalCommand: ParsableCommand {
                 let all = try SampleFile.read(path, validationOnly: validationOnly)
                 var byCat: [String: [InkRecognition.InkSample]] = [:]
                 for s in all where Self.categories.contains(s.category) { byCat[s.category, default: []].append(s) }
-                print("\n\(path)")
-                print(String(format: "%-9@ %6@ %7@ %7@ %7@ %7@", "category" as NSString, "n" as NSString, "CER" as NSString,
-                             "acc" as NSString, "ms p50" as NSString, "ms p95" as NSString))
+                Self.emit("\n\(path)")
+                Self.emit(Self.pad("category") + " " + ["n", "CER", "acc", "ms p50", "ms p95"].enumerated()
+                    .map { i, h in String(repeating: " ", count: (i == 0 ? 6 : 7) - h.count) + h }.joined(separator: " "))
                 for cat in Self.categories {
                     guard var list = byCat[cat], !list.isEmpty else { continue }
                     if let limit, list.count > limit {
@@ -275,7 +283,7 @@ struct EvalCommand: ParsableCommand {
                         t.exact += r.text == ref ? 1 : 0
                         t.ms.append(r.ms)
                     }
-                    print(t.row(cat))
+                    Self.emit(t.row(cat))
                     total[cat, default: Tally()].add(t)
                     if cat == "words" { pageSource += list.filter(\.inMillimetres) }
                 }
@@ -286,7 +294,7 @@ struct EvalCommand: ParsableCommand {
             }
             var all = Tally()
             for t in total.values { all.add(t) }
-            print(String(format: "%-9@ %6d %7.3f", "all" as NSString, all.n, Double(all.errors) / Double(max(1, all.chars))))
+            Self.emit(Self.pad("all") + String(format: " %6ld %7.3f", all.n, Double(all.errors) / Double(max(1, all.chars))))
             if pageWords > 0 {
                 if pageSource.isEmpty {
                     print("\npage: no word samples with a known resolution among the files; give unipen-words for the page timing")
@@ -346,8 +354,8 @@ struct EvalCommand: ParsableCommand {
             errors += RecognitionMetrics.editDistance(i < got.count ? got[i] : "", ref)
             chars += ref.count
         }
-        print(String(format: "\npage: %d words on %d lines (validation words, 7 mm high, 14 mm guides): read in %.0f ms (%.1f ms a line), CER %.3f;",
+        print(String(format: "\npage: %ld words on %ld lines (word samples, 7 mm high, 14 mm guides): read in %.0f ms (%.1f ms a line), CER %.3f;",
                      pageWords, lineLabels.count, first, first / Double(max(1, lineLabels.count)), Double(errors) / Double(max(1, chars))))
-        print(String(format: "      one stroke added to the last line: read again in %.1f ms (%d line re-read)", again, page.linesRecognized - linesBefore))
+        print(String(format: "      one stroke added to the last line: read again in %.1f ms (%ld line re-read)", again, page.linesRecognized - linesBefore))
     }
 }

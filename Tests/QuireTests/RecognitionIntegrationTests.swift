@@ -284,6 +284,8 @@ private let constrained: [(id: String, truth: String, option: String, value: Str
         let text = try runQuire(["recognize", pkg])
         #expect(text.status == 0, "\(text.err)")
         #expect(text.out.split(separator: "\n").map(String.init) == labels)
+        let exported = try runQuire(["export", pkg, "--format", "text"])
+        #expect(exported.out.split(separator: "\n").map(String.init) == labels, "export waits for recognition")
         let json = try runQuire(["recognize", pkg, "--json"])
         let parsed = try JSONValue.parse(Data(json.out.utf8))
         let words = try #require(parsed["parts"]?.arrayValue?.first?["blocks"]?.arrayValue?.first?["words"]?.arrayValue)
@@ -298,7 +300,7 @@ private let constrained: [(id: String, truth: String, option: String, value: Str
 
         let eval = try runQuire(["eval", "--jsonl", Handwriting.fixtureURL.path, "--limit", "1", "--page-words", "4"])
         #expect(eval.status == 0, "\(eval.err)")
-        #expect(eval.out.contains("words") && eval.out.contains("digits") && eval.out.contains("CER") && eval.out.contains("page: 4 words"))
+        #expect(eval.out.contains("words") && eval.out.contains("digits") && eval.out.contains("CER") && eval.out.contains("page: 4 words on 1 lines"))
 
         let bad = try runQuire(["recognize", "--jsonl", Handwriting.fixtureURL.path], environment: ["QUIRE_RECOGNITION_MODEL": dir.path("none.bin")])
         #expect(bad.status == 2 && bad.err.contains("[resourceMissing]"), "\(bad.err)")
