@@ -43,6 +43,6 @@ let package = Package(
         .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireApp", "quire", "CCairo", "CX11"], exclude: ["Fixtures"],
                     swiftSettings: strict),
         // X11 harness (Xvfb / Xorg+inputtest), window tests of `quire edit`, install test.
-        .testTarget(name: "QuireAppTests", dependencies: ["quire", "InkModel", "CX11", "CCairo"], swiftSettings: strict),
+        .testTarget(name: "QuireAppTests", dependencies: ["quire", "QuireApp", "InkModel", "CX11", "CCairo"], swiftSettings: strict),
     ]
 )

@@ -309,6 +309,10 @@ public final class AppWindow: EditorDelegate {
     // MARK: events
 
     private func handle(_ ev: inout XEvent, received: UInt64) {
+        // Keys, focus and window events act on a finished stroke (Ctrl+C right after a lasso).
+        if ev.type != GenericEvent, !pendingUps.isEmpty {
+            for source in Array(pendingUps.keys) { applyPendingUp(source) }
+        }
         switch ev.type {
         case GenericEvent:
             handleGeneric(&ev, received: received)

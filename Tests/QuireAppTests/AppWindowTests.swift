@@ -1,6 +1,7 @@
 import CX11
 import Foundation
 import Testing
+import QuireApp
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -348,5 +349,56 @@ struct AppWindowTests {
             print(String(format: "latency page=%d strokes: %.0f points, Quire's work per point p50 %.0f us, p99 %.0f us, max %.0f us; X server event to flush p50 %.0f ms, p99 %.0f ms",
                          strokesInPage, events, work["p50"] ?? 0, work["p99"] ?? 0, work["max"] ?? 0, server["p50"] ?? 0, server["p99"] ?? 0))
         }
+    }
+
+    // MARK: CLIPBOARD between two Quire windows
+
+    @Test func copyInOneWindowPastesTheBlockInAnother() throws {
+        let tmp = TempDir()
+        let fileA = try newPackage(tmp)
+        let fileB = tmp.path("other.iink")
+        try #require(try runTool(try quireBinary().path, ["new", fileB]).exit == .exited(0))
+        let a = try launch(fileA, geometry: (500, 420), xvfb: true)
+        defer { a.app.kill(); a.server.stop() }
+        let home = tmp.url.path
+        let b = try QuireAppProcess.edit(fileB, server: a.server, geometry: (500, 420),
+                                         environment: ["XDG_STATE_HOME": home + "/state-b", "XDG_CONFIG_HOME": home + "/config-b"])
+        defer { b.kill() }
+        let readyB = try b.waitForReady(timeout: 60)
+        try a.x.waitUntilViewable(readyB.window)
+        XMoveWindow(a.x.display, readyB.window, 520, 0)
+        a.x.sync()
+        usleep(200_000)
+        let originB = try a.x.geometry(readyB.canvas)
+
+        // Write in A, pick the lasso from A's toolbar and circle the block.
+        a.x.mouseDrag((0 ... 20).map { (a.origin.x + 100 + $0 * 8, a.origin.y + 150 + ($0 % 4) * 3) })
+        #expect(try settle(a, (90, 130, 190, 50)) { $0 > 50 } > 50)
+        let layout = ToolbarLayout(kiosk: false, scale: a.ready.scale)
+        let lasso = try #require(layout.frames().first { $0.0 == .selector }?.1)
+        let top = try a.x.geometry(a.ready.window)
+        a.x.click(x: top.x + Int(lasso.x + lasso.width / 2), y: top.y + Int(lasso.y + lasso.height / 2))
+        let (l, t, rr, bb) = (a.origin.x + 5, a.origin.y + 20, a.origin.x + 495, a.origin.y + 330)
+        a.x.mouseDrag([(l, t), (rr, t), (rr, bb), (l, bb), (l, t + 2)])
+        a.x.focus(a.ready.window)
+        try a.x.keyChord("ctrl+c")
+        usleep(300_000)
+
+        // Paste in B: the block itself arrives (Quire's own clipboard type), ink and all.
+        a.x.mouseMove(x: originB.x + 60, y: originB.y + 100)
+        a.x.focus(readyB.window)
+        try a.x.keyChord("ctrl+v")
+        var inked = 0
+        let deadline = Date().addingTimeInterval(10)
+        while inked < 50 && Date() < deadline {
+            usleep(50_000)
+            inked = try a.x.capture(readyB.canvas).countDark()
+        }
+        #expect(inked > 50, "nothing was pasted into the second window; A: \(a.app.stderr) B: \(b.stderr)")
+        a.x.sendDeleteWindow(readyB.window)
+        #expect(b.waitForExit(timeout: 20) == .exited(0))
+        close(a)
+        #expect(try strokes(fileB) == 1)
+        #expect(try strokes(fileA) == 1)
     }
 }
