@@ -72,8 +72,16 @@ final class RecognitionQueue: @unchecked Sendable {
 }
 
 extension Editor {
+    /// Identifies a block's ink (stroke ids and where each starts) cheaply: it runs on the input
+    /// thread at every pen-up. Compared within this process only.
     static func inkVersion(_ strokes: [InkStroke]) -> String {
-        strokes.map { "\($0.id)@\($0.xs.first ?? 0),\($0.ys.first ?? 0)" }.joined(separator: ";")
+        var h = Hasher()
+        for s in strokes {
+            h.combine(s.id)
+            h.combine(s.count)
+            if s.count > 0 { let p = s[0]; h.combine(p.x); h.combine(p.y) }
+        }
+        return "\(strokes.count):\(h.finalize())"
     }
 
     func scheduleRecognition(blockId: String) {

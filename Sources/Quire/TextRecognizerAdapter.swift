@@ -143,9 +143,12 @@ public final class TextRecognizerAdapter: InkRecognizer, @unchecked Sendable {
     public func recognize(_ request: RecognitionRequest) throws -> [RecognizedWord] {
         let resolved = try resolve(request.options)
         let strokes = request.strokes.filter { $0.count > 0 }
-        let points = strokes.map { s in (0 ..< s.count).map { i in
-            SIMD2(Double(s.xs[i]) / InkStroke.unitsPerMillimetre, Double(s.ys[i]) / InkStroke.unitsPerMillimetre)
-        } }
+        let points = strokes.map { s in
+            let xs = s.xs, ys = s.ys  // computed from packed storage: fetch once per stroke
+            return (0 ..< s.count).map { i in
+                SIMD2(Double(xs[i]) / InkStroke.unitsPerMillimetre, Double(ys[i]) / InkStroke.unitsPerMillimetre)
+            }
+        }
         let lines: [[Int]]
         if let sp = request.guideSpacing, sp > 0, sp.isFinite {
             lines = Self.guideLines(points, spacing: sp, originY: request.box.y)
