@@ -456,12 +456,17 @@ public final class AppWindow: EditorDelegate {
         }
         let changed = router.handle(e)
         if changed {
-            // Each event reaches the screen now: no frame timer, no batching.
-            present()
-            XFlush(x.display)
-            if phase == .move, kind == .pen || kind == .mouse, editor.liveStroke(pointerId: InputRouter.pointerId(device: source, touchId: nil)) != nil {
-                latency.record(workNs: monotonicNs() - received, serverTime: UInt64(de.time))
+            // Each event reaches the screen now: no frame timer, no batching. A pen move draws
+            // just its new segment; page damage (a stroke committed a moment ago, a recognition
+            // result) is repainted by the loop once no input is waiting.
+            let live = phase == .move ? editor.liveStroke(pointerId: InputRouter.pointerId(device: source, touchId: nil)) : nil
+            if let live, let surface = canvasSurface {
+                if let r = renderer.drawLiveSegment(live, state: editor.renderState) { renderer.composite(into: surface, rect: r) }
+            } else {
+                present()
             }
+            XFlush(x.display)
+            if live != nil { latency.record(workNs: monotonicNs() - received, serverTime: UInt64(de.time)) }
         }
     }
 
