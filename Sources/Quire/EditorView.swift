@@ -61,7 +61,7 @@ extension Editor {
         guard !text.isEmpty else { throw QuireError(.invalidArgument, "typeText: nothing to type") }
         if let block {
             let b = try block.checkValid()
-            if b.type == "Text", b.text != nil, m.strokes(inBlock: b.id).isEmpty {
+            if b.type == "Text", m.strokes(inBlock: b.id).isEmpty {
                 var nb = b
                 var t = b.text ?? ""
                 for ch in text {

@@ -531,8 +531,10 @@ public final class AppWindow: EditorDelegate {
             } catch { show("Convert failed: \(message(error))") }
         case .text:
             do {
-                let sel = editor.selection.first.flatMap { editor.getBlockById($0) }
-                let b = try editor.typeText(" ", into: sel.flatMap { $0.strokeIds.isEmpty && $0.type == "Text" ? nil : $0 })
+                // An empty Text block below everything; typing fills it.
+                let bottom = editor.rootBlock?.children.map(\.box.maxY).max() ?? 0
+                let at = editor.viewTransform.apply(Point(x: 5, y: bottom + 6))
+                let b = try editor.addBlock(at: at, type: "Text")
                 editor.setSelection([b.id])
                 show("Type to add text to the new block.")
             } catch { show("Cannot add a text block: \(message(error))") }
@@ -703,7 +705,7 @@ public final class AppWindow: EditorDelegate {
     // MARK: EditorDelegate
 
     public func contentChanged(_ editor: Editor, blockIds: [String]) {
-        if dirtySince == nil { dirtySince = Date() } else { dirtySince = Date() }
+        dirtySince = Date()  // autosave counts idle time from the last change
     }
 
     public func onError(_ editor: Editor, blockId: String, code: QuireError.Code, message: String) {

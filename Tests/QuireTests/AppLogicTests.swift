@@ -163,6 +163,10 @@ import Testing
         #expect(try fx.editor.export(nil, mimeType: .text).contains("Hi the\nnext"))
         fx.editor.undo()
         #expect(fx.editor.getBlockById(b.id)?.text == "Hi the")
+        // An empty Text block (the toolbar's Text button) takes typing.
+        let empty = try fx.editor.addBlock(at: Point(x: 20, y: 500), type: "Text")
+        #expect(try fx.editor.typeText("ok", into: empty).id == empty.id)
+        #expect(fx.editor.getBlockById(empty.id)?.text == "ok")
         // Typing with an ink block selected starts a new typed block below it.
         try fx.write(x: 50, y: 400)
         let ink = try #require(fx.editor.rootBlock?.children.first { !$0.strokeIds.isEmpty })
