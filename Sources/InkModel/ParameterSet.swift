@@ -94,6 +94,9 @@ public class ParameterSet: @unchecked Sendable {
 
     public func hasKey(_ key: String) -> Bool { lookup(key) != nil }
 
+    /// The value for `key` whatever its type (nil when unset); never throws.
+    public func value(forKey key: String) -> ParameterValue? { lookup(key) }
+
     public func removeKey(_ key: String) {
         lock.withLock { _ = values.removeValue(forKey: key) }
         onChange?()

@@ -94,13 +94,12 @@ extension Editor {
         var options: [String: String] = [:]
         for k in TextRecognizerAdapter.optionKeys {
             // Flags are booleans in the configuration; a recognizer reads them as "true"/"false".
-            let key = "text.configuration." + k
-            if let s = try? configuration.getString(key, default: "") {
-                options[k] = s
-            } else if let b = try? configuration.getBoolean(key) {
-                options[k] = b ? "true" : "false"
-            } else if let n = try? configuration.getNumber(key) {
-                options[k] = "\(n)"
+            // One lookup per key, no thrown type mismatches: this runs at every pen-up.
+            switch configuration.value(forKey: "text.configuration." + k) {
+            case .string(let s)?: options[k] = s
+            case .boolean(let b)?: options[k] = b ? "true" : "false"
+            case .number(let n)?: options[k] = "\(n)"
+            case .stringArray, nil: options[k] = ""
             }
         }
         let guides = (try? configuration.getBoolean("text.guides.enable", default: true)) ?? true
