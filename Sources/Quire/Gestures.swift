@@ -1,0 +1,262 @@
+import Foundation
+import InkModel
+
+/// An editing gesture drawn with the pen (issue 8).
+public enum GestureKind: String, CaseIterable, Sendable {
+    /// A zig-zag over ink or words: erase them.
+    case scratchOut
+    /// A horizontal line through words near their mid-height: delete them.
+    case strikeThrough
+    /// A horizontal line just below words: underline them.
+    case underline
+    /// A closed loop around words: decorate (surround) them.
+    case surround
+    /// A vertical line drawn upward in a gap between words or lines: remove the space or line break.
+    case join
+    /// A vertical line drawn downward through a word: split it (or break the line).
+    case split
+    /// A long horizontal line across the page between blocks of a Text Document: make or remove space.
+    case slice
+}
+
+/// What lies under (and around) a candidate gesture stroke.
+public struct GestureContext: Sendable {
+    /// Boxes (mm, y down) of the words, typeset words and ink strokes near the stroke. The
+    /// classifier decides itself which of them the stroke overlaps, so a caller may pass every box
+    /// of the block (or the neighbourhood of the stroke) without filtering.
+    public var boxes: [Rect]
+    /// The typical line height (guide spacing), mm. Lengths that separate a gesture from writing
+    /// are relative to it, because people write (and gesture) to the size of the lines.
+    public var lineHeight: Double
+    /// The stroke lies in a Text Document between blocks, where a slice gesture makes sense.
+    public var betweenBlocks: Bool
+
+    public init(boxes: [Rect] = [], lineHeight: Double = 10, betweenBlocks: Bool = false) {
+        self.boxes = boxes
+        self.lineHeight = lineHeight.isFinite && lineHeight > 0 ? lineHeight : 10
+        self.betweenBlocks = betweenBlocks
+    }
+}
+
+/// Recognizes edit gestures from the geometry of one stroke and what lies under it.
+///
+/// It is a deterministic, rule-based classifier: a gesture is a deliberately simple shape (a
+/// straight line, a zig-zag, a loop) drawn in a specific relation to existing content, while
+/// handwriting is made of short curved strokes whose relation to earlier content is "beside",
+/// not "across". Every rule therefore needs both a shape and a relation to the boxes; a stroke
+/// matching neither is ink and `classify` returns nil. It walks the samples a few times and
+/// allocates nothing.
+///
+/// The thresholds (see `Thresholds`) were set on synthetic gestures and on the training
+/// writers of ../shared/data (`quire eval-gestures` reports the validation writers).
+public struct GestureClassifier: Sendable {
+    /// The thresholds, with the reason for each value.
+    public struct Thresholds: Sendable {
+        /// Minimum length (chord) of a line gesture, × line height. Letter parts (the bar of a t
+        /// or f, a hyphen) are under a third of a line; a strike-through of even a short word is
+        /// drawn longer than that.
+        public var minLineLength = 0.4
+        /// A straight stroke's path may be at most this many times its chord (a hand-drawn line
+        /// wobbles a few percent; a hook or a letter goes well beyond).
+        public var maxStraightRatio = 1.15
+        /// ... and stay within this fraction of its chord from the chord (a bowed line is fine,
+        /// an arc or a letter is not).
+        public var maxDeviation = 0.12
+        /// Largest angle from the axis for a horizontal line (degrees). Lines drawn fast drift;
+        /// 15° is already a visible slant over a word.
+        public var horizontalTolerance = 15.0
+        /// Largest angle from the axis for a vertical line (degrees); handwriting slants, so
+        /// vertical gestures get a little more room.
+        public var verticalTolerance = 20.0
+        /// A line must cover at least this fraction of a box's width to count as crossing it
+        /// (a t-bar over a word covers only its letter).
+        public var minCoverage = 0.6
+        /// Scratch-out: minimum reversals along its main axis (3 reversals = 4 passes; a Z has 2).
+        public var minScratchReversals = 3
+        /// Scratch-out: a pass must span this fraction of the stroke's extent along the axis
+        /// (the loops of cursive letters are small against the word; scratch passes are not).
+        public var scratchPassFraction = 0.4
+        /// Scratch-out: path length / extent along its axis (4 passes of 40% give at least 1.6;
+        /// real scratches are denser).
+        public var minScratchPathRatio = 2.5
+        /// Surround: the ends must come back within this fraction of the loop's larger side.
+        public var maxLoopGap = 0.3
+        /// Slice: minimum length, × line height (a slice goes across the page).
+        public var minSliceLength = 4.0
+        public init() {}
+    }
+
+    public var thresholds: Thresholds
+
+    public init(thresholds: Thresholds = Thresholds()) { self.thresholds = thresholds }
+
+    /// The gesture `stroke` (samples in mm) stands for in `context`, or nil when it is ink.
+    public func classify(_ stroke: [InkSample], context: GestureContext) -> GestureKind? {
+        let n = stroke.count
+        guard n >= 2 else { return nil }
+        let lh = context.lineHeight
+        // Extent and path length; any non-finite coordinate makes the stroke ink.
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        var length = 0.0
+        for i in 0 ..< n {
+            let s = stroke[i]
+            guard s.x.isFinite, s.y.isFinite else { return nil }
+            minX = min(minX, s.x); maxX = max(maxX, s.x); minY = min(minY, s.y); maxY = max(maxY, s.y)
+            if i > 0 { length += hypot(s.x - stroke[i - 1].x, s.y - stroke[i - 1].y) }
+        }
+        let w = maxX - minX, h = maxY - minY
+        // Anything shorter than a fifth of a line is a dot or a tick: ink.
+        guard length >= 0.2 * lh, max(w, h) >= 0.2 * lh else { return nil }
+        let bbox = Rect(x: minX, y: minY, width: w, height: h)
+
+        if isScratch(stroke, bbox: bbox, length: length), overlapsInk(bbox, context) { return .scratchOut }
+
+        let first = stroke[0], last = stroke[n - 1]
+        let dx = last.x - first.x, dy = last.y - first.y
+        let chord = hypot(dx, dy)
+
+        if let k = loopGesture(stroke, bbox: bbox, length: length, chord: chord, context: context) { return k }
+
+        guard chord >= thresholds.minLineLength * lh, length <= thresholds.maxStraightRatio * chord,
+              maxDeviation(stroke, chord: chord) <= thresholds.maxDeviation * chord else { return nil }
+        let angle = atan2(abs(dy), abs(dx)) * 180 / .pi
+        if angle <= thresholds.horizontalTolerance {
+            return horizontalGesture(stroke, bbox: bbox, chord: chord, context: context)
+        }
+        if angle >= 90 - thresholds.verticalTolerance {
+            return verticalGesture(bbox: bbox, upward: dy < 0, context: context)
+        }
+        return nil
+    }
+
+    // MARK: shapes
+
+    /// Largest distance of a sample from the chord first-last.
+    private func maxDeviation(_ s: [InkSample], chord: Double) -> Double {
+        let a = s[0], b = s[s.count - 1]
+        let ux = (b.x - a.x) / chord, uy = (b.y - a.y) / chord
+        var m = 0.0
+        for p in s { m = max(m, abs((p.x - a.x) * uy - (p.y - a.y) * ux)) }
+        return m
+    }
+
+    /// A zig-zag along the stroke's longer side: enough large back-and-forth passes and a path
+    /// much longer than the extent. Passes are counted with hysteresis (a reversal only counts once
+    /// the pen went back by `scratchPassFraction` of the extent), so jitter and small loops do not.
+    private func isScratch(_ s: [InkSample], bbox: Rect, length: Double) -> Bool {
+        let horizontal = bbox.width >= bbox.height
+        let extent = horizontal ? bbox.width : bbox.height
+        guard extent > 0, length >= thresholds.minScratchPathRatio * extent else { return false }
+        let hysteresis = thresholds.scratchPassFraction * extent
+        var dir = 0, reversals = 0
+        var ext = horizontal ? s[0].x : s[0].y
+        for p in s {
+            let v = horizontal ? p.x : p.y
+            switch dir {
+            case 0:
+                if v - ext >= hysteresis { dir = 1; ext = v } else if ext - v >= hysteresis { dir = -1; ext = v }
+            case 1:
+                if v > ext { ext = v } else if ext - v >= hysteresis { dir = -1; ext = v; reversals += 1 }
+            default:
+                if v < ext { ext = v } else if v - ext >= hysteresis { dir = 1; ext = v; reversals += 1 }
+            }
+        }
+        return reversals >= thresholds.minScratchReversals
+    }
+
+    /// A scratch-out needs ink under it: some box of which it covers at least a third, or that
+    /// covers a third of the scratch.
+    private func overlapsInk(_ r: Rect, _ c: GestureContext) -> Bool {
+        for b in c.boxes {
+            let ix = min(r.maxX, b.maxX) - max(r.x, b.x), iy = min(r.maxY, b.maxY) - max(r.y, b.y)
+            guard ix > 0, iy > 0 else { continue }
+            let a = ix * iy
+            if a >= 0.33 * max(b.width * b.height, 1e-6) || a >= 0.33 * max(r.width * r.height, 1e-6) { return true }
+        }
+        return false
+    }
+
+    /// A closed loop (ends close, about one turn) that fully encloses at least one box. An "o" is
+    /// the same shape, but it encloses nothing: the content relation decides.
+    private func loopGesture(_ s: [InkSample], bbox: Rect, length: Double, chord: Double, context: GestureContext) -> GestureKind? {
+        let side = max(bbox.width, bbox.height)
+        guard chord <= thresholds.maxLoopGap * side, length >= 2.2 * side, side >= 0.5 * context.lineHeight else { return nil }
+        // Total turning: a loop turns about once (1 turn); a scribble turns many times.
+        var turn = 0.0
+        var px = s[1].x - s[0].x, py = s[1].y - s[0].y
+        for i in 2 ..< max(2, s.count) {
+            let qx = s[i].x - s[i - 1].x, qy = s[i].y - s[i - 1].y
+            if qx == 0 && qy == 0 { continue }
+            if px != 0 || py != 0 { turn += atan2(px * qy - py * qx, px * qx + py * qy) }
+            px = qx; py = qy
+        }
+        let turns = abs(turn) / (2 * .pi)
+        guard turns >= 0.75, turns <= 1.5 else { return nil }
+        for b in context.boxes where b.width > 0 || b.height > 0 {
+            // The box, shrunk by 10% a side for the pen's sloppiness, must lie inside the loop.
+            let mx = 0.1 * b.width, my = 0.1 * b.height
+            let inside = Self.contains(s, Point(x: b.x + mx, y: b.y + my)) && Self.contains(s, Point(x: b.maxX - mx, y: b.y + my))
+                && Self.contains(s, Point(x: b.x + mx, y: b.maxY - my)) && Self.contains(s, Point(x: b.maxX - mx, y: b.maxY - my))
+            if inside { return .surround }
+        }
+        return nil
+    }
+
+    /// Even-odd point-in-polygon test on the stroke closed by its chord.
+    static func contains(_ s: [InkSample], _ p: Point) -> Bool {
+        var inside = false
+        var j = s.count - 1
+        for i in 0 ..< s.count {
+            let a = s[i], b = s[j]
+            if (a.y > p.y) != (b.y > p.y), p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x { inside.toggle() }
+            j = i
+        }
+        return inside
+    }
+
+    /// A straight horizontal line: slice when nothing lies under it in a Text Document between
+    /// blocks; strike-through when it crosses a word's middle; underline when it runs just below one.
+    private func horizontalGesture(_ s: [InkSample], bbox: Rect, chord: Double, context: GestureContext) -> GestureKind? {
+        let lh = context.lineHeight
+        let y = (bbox.y + bbox.maxY) / 2
+        var strike = false, under = false, anyUnder = false
+        for b in context.boxes {
+            let ix = min(bbox.maxX, b.maxX) - max(bbox.x, b.x)
+            guard ix > 0 else { continue }
+            if y > b.y - 0.5 * lh && y < b.maxY + 0.6 * lh { anyUnder = true }
+            // The line must span most of the box (or the box most of the line, for a long word).
+            guard ix >= thresholds.minCoverage * b.width || ix >= 0.8 * bbox.width, b.height > 0 else { continue }
+            let r = (y - b.y) / b.height
+            if r >= 0.2 && r < 0.8 { strike = true }
+            // Below the baseline (the box bottom, or its descenders) by at most half a line.
+            else if r >= 0.8 && y <= b.maxY + 0.5 * lh { under = true }
+        }
+        if strike { return .strikeThrough }
+        if under { return .underline }
+        if context.betweenBlocks, !anyUnder, chord >= thresholds.minSliceLength * lh { return .slice }
+        return nil
+    }
+
+    /// A straight vertical line: split when drawn downward through a word (well inside it, over
+    /// most of its height); join when drawn upward in a gap, with content beside it and none under it.
+    private func verticalGesture(bbox: Rect, upward: Bool, context: GestureContext) -> GestureKind? {
+        let lh = context.lineHeight
+        let x = (bbox.x + bbox.maxX) / 2
+        var crosses = false, left = false, right = false
+        for b in context.boxes {
+            let iy = min(bbox.maxY, b.maxY) - max(bbox.y, b.y)
+            guard iy > 0 else { continue }
+            if x > b.x + 0.1 * b.width && x < b.maxX - 0.1 * b.width && iy >= 0.7 * b.height { crosses = true }
+            // Neighbours of a gap: a box ending just left of the line, one starting just right of it.
+            if b.maxX <= x && x - b.maxX <= 0.8 * lh { left = true }
+            if b.x >= x && b.x - x <= 0.8 * lh { right = true }
+        }
+        if !upward { return crosses ? .split : nil }
+        // Upward: a join must not run through content.
+        var through = false
+        for b in context.boxes where bbox.x < b.maxX - 0.05 * lh && bbox.maxX > b.x + 0.05 * lh && bbox.y < b.maxY && bbox.maxY > b.y {
+            through = true
+        }
+        return left && right && !through ? .join : nil
+    }
+}
