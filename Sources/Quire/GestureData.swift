@@ -33,10 +33,11 @@ public enum GestureData {
         let lh = lineHeight
         var x = 15 + rng.unit() * 10
         var boxes: [Rect] = []
+        let xHeight = lh * (0.3 + rng.unit() * 0.15)
         while x < 170 {
             let w = lh * (0.4 + rng.unit() * 2.6)
             let ascender = rng.unit() < 0.6, descender = rng.unit() < 0.35
-            let top = baseline - lh * (ascender ? 0.6 + rng.unit() * 0.15 : 0.35 + rng.unit() * 0.1)
+            let top = baseline - xHeight * (ascender ? 1.6 + rng.unit() * 0.3 : 0.9 + rng.unit() * 0.2)
             let bottom = baseline + (descender ? lh * (0.2 + rng.unit() * 0.1) : 0)
             boxes.append(Rect(x: x, y: top, width: w, height: bottom - top))
             x += w + lh * (minGap + rng.unit() * 0.35)
@@ -78,6 +79,7 @@ public enum GestureData {
         // Neighbouring lines, for clutter.
         boxes += wordLine(baseline: baseline - lh, &rng) + wordLine(baseline: baseline + lh, &rng)
         let line = boxes.filter { abs($0.maxY - baseline) < 0.5 * lh }
+        let xHeight = line.filter { $0.maxY == baseline }.map { baseline - $0.y }.min() ?? 0.4 * lh
         func pick(_ m: Int) -> (Int, Int) {
             let n = min(m, line.count)
             let first = Int(rng.unit() * Double(line.count - n + 1))
@@ -92,8 +94,8 @@ public enum GestureData {
             let a = line[i], b = line[j]
             let x0 = a.x - lh * rng.unit() * 0.2, x1 = b.maxX + lh * rng.unit() * 0.2
             let y = kind == .strikeThrough
-                ? baseline - lh * (0.15 + rng.unit() * 0.15)
-                : max(baseline, a.maxY, b.maxY) + lh * (0.05 + rng.unit() * 0.2)
+                ? baseline - xHeight * (0.3 + rng.unit() * 0.4)
+                : baseline + lh * (0.05 + rng.unit() * 0.25)
             let dy = slope * (x1 - x0) / 2
             pts = [Point(x: x0, y: y - dy), Point(x: x1, y: y + dy)]
             if rng.unit() < 0.5 { pts.reverse() } // some draw right to left
@@ -159,7 +161,7 @@ public enum GestureData {
             pts = [a, m, b]
         }
         return GestureExample(expected: kind, stroke: draw(pts, &rng),
-                              context: GestureContext(boxes: boxes, lineHeight: lh, betweenBlocks: betweenBlocks),
+                              context: GestureContext(boxes: boxes, lineHeight: lh, betweenBlocks: betweenBlocks, guideY: baseline),
                               label: kind.rawValue)
     }
 
@@ -238,7 +240,7 @@ public enum GestureData {
         var own: [Rect] = []
         for s in h.strokes {
             let pts = s.map { InkModel.InkSample(x: x0 + ($0.x - minX) * scale, y: y0 + ($0.y - minY) * scale, t: $0.t, f: $0.f) }
-            out.append(GestureExample(expected: nil, stroke: pts, context: GestureContext(boxes: around + own, lineHeight: lh),
+            out.append(GestureExample(expected: nil, stroke: pts, context: GestureContext(boxes: around + own, lineHeight: lh, guideY: baseline),
                                       label: "\(h.label) [\(placement.rawValue)]"))
             var r = Rect(x: pts[0].x, y: pts[0].y, width: 0, height: 0)
             for p in pts {

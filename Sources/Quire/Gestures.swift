@@ -30,9 +30,14 @@ public struct GestureContext: Sendable {
     public var lineHeight: Double
     /// The stroke lies in a Text Document between blocks, where a slice gesture makes sense.
     public var betweenBlocks: Bool
+    /// The y (mm) of one guide line where the block has guides (the others lie `lineHeight`
+    /// apart), or nil. Words sit on the guides, so this gives their baseline: without it, a line
+    /// just under a word with descenders and one through a word without them look alike.
+    public var guideY: Double?
 
-    public init(boxes: [Rect] = [], lineHeight: Double = 10, betweenBlocks: Bool = false) {
+    public init(boxes: [Rect] = [], lineHeight: Double = 10, betweenBlocks: Bool = false, guideY: Double? = nil) {
         self.boxes = boxes
+        self.guideY = guideY.flatMap { $0.isFinite ? $0 : nil }
         self.lineHeight = lineHeight.isFinite && lineHeight > 0 ? lineHeight : 10
         self.betweenBlocks = betweenBlocks
     }
@@ -70,7 +75,10 @@ public struct GestureClassifier: Sendable {
         public var verticalTolerance = 20.0
         /// A line must cover at least this fraction of a box's width to count as crossing it
         /// (a t-bar over a word covers only its letter).
-        public var minCoverage = 0.6
+        public var minCoverage = 0.75
+        /// Width of the smallest box a strike-through or underline applies to, × line height: a
+        /// short word is about a third of a line wide; strokes of letters (stems) are narrower.
+        public var minWordWidth = 0.3
         /// Scratch-out: minimum reversals along its main axis (3 reversals = 4 passes; a Z has 2).
         public var minScratchReversals = 3
         /// Scratch-out: a pass must span this fraction of the stroke's extent along the axis
@@ -180,7 +188,7 @@ public struct GestureClassifier: Sendable {
     /// the same shape, but it encloses nothing: the content relation decides.
     private func loopGesture(_ s: [InkSample], bbox: Rect, length: Double, chord: Double, context: GestureContext) -> GestureKind? {
         let side = max(bbox.width, bbox.height)
-        guard chord <= thresholds.maxLoopGap * side, length >= 2.2 * side, side >= 0.5 * context.lineHeight else { return nil }
+        guard chord <= thresholds.maxLoopGap * side, length >= 1.4 * (bbox.width + bbox.height), side >= 0.5 * context.lineHeight else { return nil }
         // Total turning: a loop turns about once (1 turn); a scribble turns many times.
         var turn = 0.0
         var px = s[1].x - s[0].x, py = s[1].y - s[0].y
@@ -219,21 +227,33 @@ public struct GestureClassifier: Sendable {
     private func horizontalGesture(_ s: [InkSample], bbox: Rect, chord: Double, context: GestureContext) -> GestureKind? {
         let lh = context.lineHeight
         let y = (bbox.y + bbox.maxY) / 2
-        var strike = false, under = false, anyUnder = false
+        // Between blocks, a long line that crosses no content is a slice, even close below a
+        // block's last line (there it would also pass for an underline).
+        var crossesContent = false
+        for b in context.boxes where bbox.x < b.maxX && bbox.maxX > b.x && y >= b.y && y <= b.maxY { crossesContent = true }
+        if context.betweenBlocks, !crossesContent, chord >= thresholds.minSliceLength * lh { return .slice }
+        var strike = false, under = false
         for b in context.boxes {
             let ix = min(bbox.maxX, b.maxX) - max(bbox.x, b.x)
-            guard ix > 0 else { continue }
-            if y > b.y - 0.5 * lh && y < b.maxY + 0.6 * lh { anyUnder = true }
-            // The line must span most of the box (or the box most of the line, for a long word).
-            guard ix >= thresholds.minCoverage * b.width || ix >= 0.8 * bbox.width, b.height > 0 else { continue }
-            let r = (y - b.y) / b.height
-            if r >= 0.2 && r < 0.8 { strike = true }
-            // Below the baseline (the box bottom, or its descenders) by at most half a line.
-            else if r >= 0.8 && y <= b.maxY + 0.5 * lh { under = true }
+            // Only a word-sized box counts (a letter's stem or the bar of a t is not a word), and
+            // the line must span most of it: the bar of a t or of a crossed Z covers only a part.
+            guard ix > 0, b.width >= thresholds.minWordWidth * lh, b.height > 0, ix >= thresholds.minCoverage * b.width else { continue }
+            if let g = context.guideY {
+                // The word's baseline: the guide line nearest above its bottom (descenders hang
+                // under it by up to 0.4 lines).
+                let baseline = g + ((b.maxY - 0.4 * lh - g) / lh).rounded(.up) * lh
+                if y < baseline - 0.05 * lh { if y > b.y + 0.15 * b.height { strike = true } }
+                else if y <= baseline + 0.45 * lh { under = true }
+            } else {
+                let r = (y - b.y) / b.height
+                if r >= 0.2 && r < 0.75 { strike = true }
+                // Below the baseline (the box bottom, or above it when the box holds descenders),
+                // by at most a third of a line: further down, it is nearer the next line's words.
+                else if r >= 0.75 && y <= b.maxY + 0.35 * lh { under = true }
+            }
         }
         if strike { return .strikeThrough }
         if under { return .underline }
-        if context.betweenBlocks, !anyUnder, chord >= thresholds.minSliceLength * lh { return .slice }
         return nil
     }
 
@@ -254,7 +274,8 @@ public struct GestureClassifier: Sendable {
         if !upward { return crosses ? .split : nil }
         // Upward: a join must not run through content.
         var through = false
-        for b in context.boxes where bbox.x < b.maxX - 0.05 * lh && bbox.maxX > b.x + 0.05 * lh && bbox.y < b.maxY && bbox.maxY > b.y {
+        for b in context.boxes where bbox.x < b.maxX - 0.05 * lh && bbox.maxX > b.x + 0.05 * lh
+            && min(bbox.maxY, b.maxY) - max(bbox.y, b.y) > 0.25 * b.height {
             through = true
         }
         return left && right && !through ? .join : nil
