@@ -229,7 +229,7 @@ public enum GestureData {
         if size > hi { scale = hi / size } else if size < lo, size > 0 { scale = lo / size }
         let baseline = 60 + Double(Int(rng.unit() * 10)) * lh
         let x0 = 40 + rng.unit() * 60
-        let y0 = baseline + 0.15 * lh - (maxY - minY) * scale
+        let y0 = baseline + 0.05 * lh - (maxY - minY) * scale
         var around: [Rect] = []
         if placement == .inText {
             around = wordLine(baseline: baseline - lh, &rng)

@@ -75,7 +75,7 @@ public struct GestureClassifier: Sendable {
         public var verticalTolerance = 20.0
         /// A line must cover at least this fraction of a box's width to count as crossing it
         /// (a t-bar over a word covers only its letter).
-        public var minCoverage = 0.75
+        public var minCoverage = 0.85
         /// Width of the smallest box a strike-through or underline applies to, × line height: a
         /// short word is about a third of a line wide; strokes of letters (stems) are narrower.
         public var minWordWidth = 0.3
@@ -87,7 +87,7 @@ public struct GestureClassifier: Sendable {
         /// Scratch-out: path length / extent along its axis (4 passes of 40% give at least 1.6;
         /// real scratches are denser).
         public var minScratchPathRatio = 2.5
-        /// Surround: the ends must come back within this fraction of the loop's larger side.
+        /// Surround: an end must come back within this fraction of the loop's larger side.
         public var maxLoopGap = 0.3
         /// Slice: minimum length, × line height (a slice goes across the page).
         public var minSliceLength = 4.0
@@ -184,11 +184,20 @@ public struct GestureClassifier: Sendable {
         return false
     }
 
-    /// A closed loop (ends close, about one turn) that fully encloses at least one box. An "o" is
+    /// A closed loop (an end comes back to the stroke, about one turn) that fully encloses at least one box. An "o" is
     /// the same shape, but it encloses nothing: the content relation decides.
     private func loopGesture(_ s: [InkSample], bbox: Rect, length: Double, chord: Double, context: GestureContext) -> GestureKind? {
         let side = max(bbox.width, bbox.height)
-        guard chord <= thresholds.maxLoopGap * side, length >= 1.4 * (bbox.width + bbox.height), side >= 0.5 * context.lineHeight else { return nil }
+        guard length >= 1.4 * (bbox.width + bbox.height), side >= 0.5 * context.lineHeight else { return nil }
+        // Closed: an end comes back near the other part of the stroke's other half (a loop may
+        // overshoot its start, so the ends themselves can be apart).
+        let n = s.count, a = s[0], z = s[n - 1]
+        var gap = chord
+        for i in 0 ..< n {
+            let p = s[i]
+            gap = min(gap, i >= n / 2 ? hypot(p.x - a.x, p.y - a.y) : hypot(p.x - z.x, p.y - z.y))
+        }
+        guard gap <= thresholds.maxLoopGap * side else { return nil }
         // Total turning: a loop turns about once (1 turn); a scribble turns many times.
         var turn = 0.0
         var px = s[1].x - s[0].x, py = s[1].y - s[0].y
@@ -201,10 +210,12 @@ public struct GestureClassifier: Sendable {
         let turns = abs(turn) / (2 * .pi)
         guard turns >= 0.75, turns <= 1.5 else { return nil }
         for b in context.boxes where b.width > 0 || b.height > 0 {
-            // The box, shrunk by 10% a side for the pen's sloppiness, must lie inside the loop.
-            let mx = 0.1 * b.width, my = 0.1 * b.height
-            let inside = Self.contains(s, Point(x: b.x + mx, y: b.y + my)) && Self.contains(s, Point(x: b.maxX - mx, y: b.y + my))
-                && Self.contains(s, Point(x: b.x + mx, y: b.maxY - my)) && Self.contains(s, Point(x: b.maxX - mx, y: b.maxY - my))
+            // The box's centre and the middles of its sides, 10% in (for the pen's sloppiness and
+            // because an oval cuts a rectangle's corners), must lie inside the loop.
+            let mx = 0.1 * b.width, my = 0.1 * b.height, cx = b.x + b.width / 2, cy = b.y + b.height / 2
+            let inside = Self.contains(s, Point(x: cx, y: cy)) && Self.contains(s, Point(x: b.x + mx, y: cy))
+                && Self.contains(s, Point(x: b.maxX - mx, y: cy)) && Self.contains(s, Point(x: cx, y: b.y + my))
+                && Self.contains(s, Point(x: cx, y: b.maxY - my))
             if inside { return .surround }
         }
         return nil
@@ -243,7 +254,11 @@ public struct GestureClassifier: Sendable {
                 // under it by up to 0.4 lines).
                 let baseline = g + ((b.maxY - 0.4 * lh - g) / lh).rounded(.up) * lh
                 if y < baseline - 0.05 * lh { if y > b.y + 0.15 * b.height { strike = true } }
-                else if y <= baseline + 0.45 * lh { under = true }
+                // Under the letters: below the box, or through its descenders (a bar drawn at the
+                // foot of a letter, as in I, Z or a 4, is level with the box bottom, not below it).
+                else if y <= baseline + 0.45 * lh, y >= (b.maxY < baseline + 0.15 * lh ? b.maxY - 0.02 * lh : baseline + 0.02 * lh) {
+                    under = true
+                }
             } else {
                 let r = (y - b.y) / b.height
                 if r >= 0.2 && r < 0.75 { strike = true }
@@ -266,7 +281,9 @@ public struct GestureClassifier: Sendable {
         for b in context.boxes {
             let iy = min(bbox.maxY, b.maxY) - max(bbox.y, b.y)
             guard iy > 0 else { continue }
-            if x > b.x + 0.1 * b.width && x < b.maxX - 0.1 * b.width && iy >= 0.7 * b.height { crosses = true }
+            // A word to split is at least two letters wide (the stem of a 4 or a t crosses its
+            // own letter, near the middle); the line runs through most of its height.
+            if b.width >= 0.5 * lh, x > b.x + 0.15 * b.width, x < b.maxX - 0.15 * b.width, iy >= 0.8 * b.height { crosses = true }
             // Neighbours of a gap: a box ending just left of the line, one starting just right of it.
             if b.maxX <= x && x - b.maxX <= 0.8 * lh { left = true }
             if b.x >= x && b.x - x <= 0.8 * lh { right = true }
