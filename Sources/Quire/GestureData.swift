@@ -187,14 +187,17 @@ public enum GestureData {
 
     /// Reads handwriting samples from a shared-data file, by default only the writers of the
     /// validation split (the thresholds were set on the training writers).
-    public static func readHandwriting(path: String, limit: Int = .max, writers: Writers = .validation,
+    public static func readHandwriting(path: String, limit: Int = .max, writers: Writers = .validation, every: Int = 1,
                                        accept: (String) -> Bool = { _ in true }) throws -> [Handwriting] {
         let data = try Gzip.decompress(try FileIO.readFile(path, maxBytes: 512 << 20), maxBytes: 2 << 30)
         var out: [Handwriting] = []
+        var taken = 0
         for line in data.split(separator: UInt8(ascii: "\n")) where !line.isEmpty {
             if out.count >= limit { break }
             guard let writer = field("writer", line) else { continue }
             if writers != .all && (writers == .validation) != RecognitionMetrics.isValidationWriter(writer) { continue }
+            taken += 1
+            if (taken - 1) % max(1, every) != 0 { continue }
             guard let label = field("label", line), accept(label) else { continue }
             guard let r = try JSONLinesInk.parse(Data(line)).first else { continue }
             let strokes = r.strokes.map { s in s.map { InkModel.InkSample(x: $0.x, y: $0.y, t: 1_700_000_000_000 + $0.t, f: 0.5) } }

@@ -172,14 +172,15 @@ public struct GestureClassifier: Sendable {
         return reversals >= thresholds.minScratchReversals
     }
 
-    /// A scratch-out needs ink under it: some box of which it covers at least a third, or that
-    /// covers a third of the scratch.
+    /// A scratch-out needs ink under it: some box of which it covers at least half. (A zig-zag
+    /// inside a larger box, as the letters of a cursive word within the word's earlier strokes, is
+    /// writing.)
     private func overlapsInk(_ r: Rect, _ c: GestureContext) -> Bool {
         for b in c.boxes {
             let ix = min(r.maxX, b.maxX) - max(r.x, b.x), iy = min(r.maxY, b.maxY) - max(r.y, b.y)
             guard ix > 0, iy > 0 else { continue }
             let a = ix * iy
-            if a >= 0.33 * max(b.width * b.height, 1e-6) || a >= 0.33 * max(r.width * r.height, 1e-6) { return true }
+            if a >= 0.5 * max(b.width * b.height, 1e-6) { return true }
         }
         return false
     }
@@ -248,7 +249,7 @@ public struct GestureClassifier: Sendable {
             let ix = min(bbox.maxX, b.maxX) - max(bbox.x, b.x)
             // Only a word-sized box counts (a letter's stem or the bar of a t is not a word), and
             // the line must span most of it: the bar of a t or of a crossed Z covers only a part.
-            guard ix > 0, b.width >= thresholds.minWordWidth * lh, b.height > 0, ix >= thresholds.minCoverage * b.width else { continue }
+            guard ix > 0, isWordLike(b, lh), ix >= thresholds.minCoverage * b.width else { continue }
             if let g = context.guideY {
                 // The word's baseline: the guide line nearest above its bottom (descenders hang
                 // under it by up to 0.4 lines).
@@ -272,6 +273,14 @@ public struct GestureClassifier: Sendable {
         return nil
     }
 
+    /// A box a line gesture can apply to: word-sized (a short word is a third of a line wide and
+    /// its x-height is over a sixth of a line) and not taller than wide. The strokes of a letter
+    /// (the stem of a t, the bar of an = or a T) are narrow or flat, and a line across them is
+    /// the letter's next stroke, not a gesture.
+    private func isWordLike(_ b: Rect, _ lh: Double) -> Bool {
+        b.width >= thresholds.minWordWidth * lh && b.height >= 0.15 * lh && b.width >= 0.8 * b.height
+    }
+
     /// A straight vertical line: split when drawn downward through a word (well inside it, over
     /// most of its height); join when drawn upward in a gap, with content beside it and none under it.
     private func verticalGesture(bbox: Rect, upward: Bool, context: GestureContext) -> GestureKind? {
@@ -283,7 +292,7 @@ public struct GestureClassifier: Sendable {
             guard iy > 0 else { continue }
             // A word to split is at least two letters wide (the stem of a 4 or a t crosses its
             // own letter, near the middle); the line runs through most of its height.
-            if b.width >= 0.5 * lh, x > b.x + 0.15 * b.width, x < b.maxX - 0.15 * b.width, iy >= 0.8 * b.height { crosses = true }
+            if isWordLike(b, lh), b.width >= 0.5 * lh, x > b.x + 0.15 * b.width, x < b.maxX - 0.15 * b.width, iy >= 0.9 * b.height { crosses = true }
             // Neighbours of a gap: a box ending just left of the line, one starting just right of it.
             if b.maxX <= x && x - b.maxX <= 0.8 * lh { left = true }
             if b.x >= x && b.x - x <= 0.8 * lh { right = true }

@@ -10,6 +10,7 @@ struct EvalGesturesCommand: ParsableCommand {
         abstract: "Print per-gesture precision and recall, and the share of handwritten words taken for gestures.")
     @Option(help: "The shared handwriting-data folder (unipen-words / unipen-chars .train.jsonl.gz).") var data = "../shared/data"
     @Option(help: "At most this many handwritten words and as many characters.") var limit = 3000
+    @Option(help: "Take every Nth sample of the chosen writers (spreads --limit over all contributors).") var every = 1
     @Option(help: "Synthetic gestures per kind.") var perKind = 1000
     @Option(help: "Seed of the synthetic data and placements.") var seed: UInt64 = 1
     @Option(help: "Handwriting of these writers of the fixed split: validation (default), training or all.") var writers = "validation"
@@ -24,10 +25,10 @@ struct EvalGesturesCommand: ParsableCommand {
             var rng = SplitMix(seed: seed &+ 0x5EED)
             var examples = GestureData.synthetic(perKind: perKind, seed: seed)
             let wordsPath = data + "/unipen-words.train.jsonl.gz", charsPath = data + "/unipen-chars.train.jsonl.gz"
-            let words = try GestureData.readHandwriting(path: wordsPath, limit: limit, writers: split)
+            let words = try GestureData.readHandwriting(path: wordsPath, limit: limit, writers: split, every: every)
             // Characters shaped like gestures first: l, o, dashes, bars, loops, zig-zags.
             let lookalikes: Set<String> = ["l", "o", "O", "0", "-", "_", "|", "I", "1", "/", "=", "~", "z", "Z", "e", "s", "m", "w", "n", "u", "x", "c", "t", "i"]
-            let chars = try GestureData.readHandwriting(path: charsPath, limit: limit, writers: split, accept: { lookalikes.contains($0) })
+            let chars = try GestureData.readHandwriting(path: charsPath, limit: limit, writers: split, every: every, accept: { lookalikes.contains($0) })
             var wordTotal = [GestureData.Placement: Int](), wordMistaken = [GestureData.Placement: Int]()
             var charTotal = 0, charMistaken = 0
             var predicted = [GestureKind: Int](), correct = [GestureKind: Int](), expected = [GestureKind: Int]()
