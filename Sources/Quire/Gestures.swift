@@ -148,11 +148,13 @@ public struct GestureClassifier: Sendable {
         return m
     }
 
-    /// A zig-zag along the stroke's longer side: enough large back-and-forth passes and a path
+    /// A zig-zag along the stroke's main axis: enough large back-and-forth passes and a path
     /// much longer than the extent. Passes are counted with hysteresis (a reversal only counts once
     /// the pen went back by `scratchPassFraction` of the extent), so jitter and small loops do not.
     private func isScratch(_ s: [InkSample], bbox: Rect, length: Double) -> Bool {
-        let horizontal = bbox.width >= bbox.height
+        // People scratch sideways, even over a narrow word (whose scratch is then taller than
+        // wide); only a clearly tall scratch is taken along y.
+        let horizontal = bbox.width >= 0.6 * bbox.height
         let extent = horizontal ? bbox.width : bbox.height
         guard extent > 0, length >= thresholds.minScratchPathRatio * extent else { return false }
         let hysteresis = thresholds.scratchPassFraction * extent

@@ -107,12 +107,13 @@ import Testing
     }
 
     @Test func syntheticGesturesAreRecognized() {
-        // The evaluation generator's gestures (seeded), 40 of each kind.
+        // The evaluation generator's gestures (seeded), 100 of each kind: at least 95 recognized.
+        // (Lines over narrow, tall words, such as "it", are refused by design: see isWordLike.)
         var miss: [GestureKind: Int] = [:]
-        for e in GestureData.synthetic(perKind: 40, seed: 7) where classifier.classify(e.stroke, context: e.context) != e.expected {
+        for e in GestureData.synthetic(perKind: 100, seed: 7) where classifier.classify(e.stroke, context: e.context) != e.expected {
             miss[e.expected!, default: 0] += 1
         }
-        for k in GestureKind.allCases { #expect(miss[k, default: 0] <= 2, "\(k): \(miss[k, default: 0]) of 40 missed") }
+        for k in GestureKind.allCases { #expect(miss[k, default: 0] <= 5, "\(k): \(miss[k, default: 0]) of 100 missed") }
     }
 
     @Test func handwritingPlacementKeepsOwnStrokesAsContext() {
