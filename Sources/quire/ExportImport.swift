@@ -80,6 +80,8 @@ struct ImportCommand: ParsableCommand {
             defer { pkg.close() }
             let part = try pkg.createPart(type: "Text Document")
             let editor = engine.createEditor(fontMetricsProvider: CairoFontMetrics())
+            // Ink only: the package is saved before a background read could finish (export reads it).
+            editor.recognizer = nil
             try editor.setViewSize(width: 794, height: 1123)
             try editor.setPart(part)
             try editor.importTraces(traces)

@@ -49,11 +49,14 @@ struct Fixture {
     let editor: Editor
     let renderer = RecordingRenderer()
 
-    init(type: String = "Text Document") throws {
+    /// `recognizer` replaces the editor's default (the bundled recognizer): tests that do not look at
+    /// recognition results leave it nil, so no background reading competes for the CPU.
+    init(type: String = "Text Document", recognizer: InkRecognizer? = nil) throws {
         engine = try Engine()
         package = try engine.createPackage(dir.path("f-\(UUID().uuidString).iink"))
         part = try package.createPart(type: type)
         editor = engine.createEditor(renderer: renderer, fontMetricsProvider: FixedMetrics())
+        editor.recognizer = recognizer
         try editor.setViewSize(width: 800, height: 600)
         try editor.setPart(part)
     }

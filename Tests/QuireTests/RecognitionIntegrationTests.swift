@@ -73,16 +73,18 @@ private let constrained: [(id: String, truth: String, option: String, value: Str
     ("unipen-54f3a3b3f3ea", "U", "upper-case-only", "true"), ("unipen-0c0ca443838a", "S", "upper-case-only", "true"),
 ]
 
-@Suite struct RecognitionIntegrationTests {
+// Serialized: these read real ink with the debug-built network, which is CPU-heavy; one at a time
+// leaves room for the timing-sensitive suites (the crash test) running beside them.
+@Suite(.serialized) struct RecognitionIntegrationTests {
     @Test func editorsUseTheBundledRecognizerByDefault() throws {
-        let f = try Fixture()
-        let adapter = try #require(f.editor.recognizer as? TextRecognizerAdapter)
+        let editor = try Engine().createEditor()
+        let adapter = try #require(editor.recognizer as? TextRecognizerAdapter)
         #expect(adapter === TextRecognizerAdapter.shared)
         #expect(try adapter.model().trainingStep > 0)
     }
 
     @Test func handwrittenWordsBecomeTextThroughTheEditor() throws {
-        let f = try Fixture()
+        let f = try Fixture(recognizer: TextRecognizerAdapter.shared)
         let rec = Recorder()
         f.editor.addDelegate(rec)
         let block = try f.editor.addBlock(at: f.editor.viewTransform.apply(Point(x: 12, y: 31)), type: "Text")
@@ -121,7 +123,7 @@ private let constrained: [(id: String, truth: String, option: String, value: Str
     }
 
     @Test func onlyLinesWhoseInkChangedAreReadAgain() throws {
-        let f = try Fixture()
+        let f = try Fixture(recognizer: TextRecognizerAdapter.shared)
         let adapter = TextRecognizerAdapter(modelURL: try Handwriting.weightsURL)
         f.editor.recognizer = adapter
         let block = try f.editor.addBlock(at: f.editor.viewTransform.apply(Point(x: 12, y: 31)), type: "Text")
@@ -151,7 +153,7 @@ private let constrained: [(id: String, truth: String, option: String, value: Str
     }
 
     @Test func constrainedFieldsFollowTheConfiguration() throws {
-        let f = try Fixture()
+        let f = try Fixture(recognizer: TextRecognizerAdapter.shared)
         let adapter = try #require(f.editor.recognizer as? TextRecognizerAdapter)
         // Flags are booleans in the configuration; the rest strings.
         func read(_ block: ContentBlock, _ settings: [String: String]) throws -> String {
@@ -197,7 +199,7 @@ private let constrained: [(id: String, truth: String, option: String, value: Str
     }
 
     @Test func badSettingsAreReportedNotCrashed() throws {
-        let f = try Fixture()
+        let f = try Fixture(recognizer: TextRecognizerAdapter.shared)
         let rec = Recorder()
         f.editor.addDelegate(rec)
         let adapter = try #require(f.editor.recognizer as? TextRecognizerAdapter)
@@ -231,7 +233,7 @@ private let constrained: [(id: String, truth: String, option: String, value: Str
         #expect(e?.code == .recognitionError && e?.message.contains("too much ink") == true)
 
         // Through the editor: a single-point stroke is fine, NaN is refused before it reaches the model.
-        let f = try Fixture()
+        let f = try Fixture(recognizer: TextRecognizerAdapter.shared)
         let rec = Recorder()
         f.editor.addDelegate(rec)
         try f.editor.pointerEvents([.down(x: 100, y: 100, t: 1000, f: 0.5), .up(x: 100, y: 100, t: 1001, f: 0.5)])
@@ -264,7 +266,7 @@ private let constrained: [(id: String, truth: String, option: String, value: Str
         #expect(e?.code == .recognitionError && e?.message.contains(truncated.path) == true)
 
         for (url, code) in [(missing, QuireError.Code.resourceMissing), (truncated, .recognitionError)] {
-            let f = try Fixture()
+            let f = try Fixture(recognizer: TextRecognizerAdapter.shared)
             let rec = Recorder()
             f.editor.addDelegate(rec)
             f.editor.recognizer = TextRecognizerAdapter(modelURL: url)
@@ -287,19 +289,19 @@ private let constrained: [(id: String, truth: String, option: String, value: Str
         #expect(text.out.split(separator: "\n").map(String.init) == labels)
         let exported = try runQuire(["export", pkg, "--format", "text"])
         #expect(exported.out.split(separator: "\n").map(String.init) == labels, "export waits for recognition")
-        let json = try runQuire(["recognize", pkg, "--json"])
+        let json = try runQuire(["recognize", pkg, "--json", "--lexicon-mode", "off"])
         let parsed = try JSONValue.parse(Data(json.out.utf8))
         let words = try #require(parsed["parts"]?.arrayValue?.first?["blocks"]?.arrayValue?.first?["words"]?.arrayValue)
         #expect(words.first?["candidates"]?.arrayValue?.isEmpty == false)
         #expect(words.first?["chars"]?.arrayValue?.isEmpty == false)
-        let digits = try runQuire(["recognize", pkg, "--digits-only"])
+        let digits = try runQuire(["recognize", pkg, "--digits-only"])  // digits-only skips the word list
         #expect(digits.status == 0 && digits.out.allSatisfy { $0.isNumber || $0 == "\n" })
 
-        let samples = try runQuire(["recognize", "--jsonl", Handwriting.fixtureURL.path, "--json", "--limit", "2"])
+        let samples = try runQuire(["recognize", "--jsonl", Handwriting.fixtureURL.path, "--json", "--limit", "2", "--lexicon-mode", "off"])
         let lines = samples.out.split(separator: "\n").map { try? JSONValue.parse(Data($0.utf8)) }
         #expect(lines.count == 2 && lines.allSatisfy { $0?["label"]?.stringValue == $0?["reference"]?.stringValue })
 
-        let eval = try runQuire(["eval", "--jsonl", Handwriting.fixtureURL.path, "--limit", "1", "--page-words", "4"])
+        let eval = try runQuire(["eval", "--jsonl", Handwriting.fixtureURL.path, "--limit", "1", "--page-words", "4", "--lexicon-mode", "off"])
         #expect(eval.status == 0, "\(eval.err)")
         #expect(eval.out.contains("words") && eval.out.contains("digits") && eval.out.contains("CER") && eval.out.contains("page: 4 words on 1 lines"))
 
