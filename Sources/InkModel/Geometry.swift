@@ -16,6 +16,8 @@ public struct Rect: Hashable, Sendable, Codable {
     public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
     public var maxX: Double { x + width }
     public var maxY: Double { y + height }
+    public var midX: Double { x + width / 2 }
+    public var midY: Double { y + height / 2 }
     public var isEmpty: Bool { width <= 0 || height <= 0 }
     public func contains(_ p: Point) -> Bool { p.x >= x && p.x <= maxX && p.y >= y && p.y <= maxY }
     public func intersects(_ r: Rect) -> Bool { x < r.maxX && r.x < maxX && y < r.maxY && r.y < maxY }

@@ -322,6 +322,7 @@ public final class PageRenderer {
     /// The text a block shows typeset: its text, or the labels of converted words.
     func typesetText(_ b: BlockData) -> String? {
         if let t = b.text, !t.isEmpty { return t }
+        if b.text == nil, b.words.contains(where: Self.isPlaced) { return nil }
         if b.conversion != "handwriting", !b.words.isEmpty {
             return b.words.map { $0.candidates.indices.contains($0.selected) ? $0.candidates[$0.selected].label : $0.label }
                 .joined(separator: " ")
@@ -373,7 +374,41 @@ public final class PageRenderer {
         return runs
     }
 
+    /// A word converted in place (digitalEdit): typeset where its ink was, no ink left.
+    static func isPlaced(_ w: RecognizedWord) -> Bool { w.strokeIds.isEmpty && !w.box.isEmpty }
+
+    /// Runs of the words converted in place: each at its ink's left edge on the guide its ink
+    /// sat on, at one size for the block taken from its words' ink height (so the text has the
+    /// size of the handwriting), pushed right where a longer typeset word would overlap the next.
+    func placedRuns(_ b: BlockData, spacing: Double) -> [TextRun] {
+        let placed = b.words.filter(Self.isPlaced)
+        guard !placed.isEmpty else { return [] }
+        let heights = placed.map(\.box.height).sorted()
+        var font = theme.textFont
+        font.size = min(font.size * 3, max(font.size * 0.6, heights[heights.count / 2] * 0.75))
+        let space = fontMetrics.measure(" ", font: font).width
+        let origin = b.box.isEmpty ? 0 : b.box.y
+        var runs: [TextRun] = []
+        var lineEnd: [Int: Double] = [:]
+        for w in placed.sorted(by: { ($0.box.maxY, $0.box.x) < ($1.box.maxY, $1.box.x) }) {
+            var baseline = w.box.maxY
+            if b.type == "Text", spacing > 0 {
+                let k = ((w.box.maxY - origin) / spacing).rounded()
+                let y = origin + k * spacing
+                if abs(y - w.box.maxY) < spacing / 2 { baseline = y }
+            }
+            let key = Int((baseline * 100).rounded())
+            let label = w.candidates.indices.contains(w.selected) ? w.candidates[w.selected].label : w.label
+            let width = fontMetrics.measure(label, font: font).width
+            let x = max(w.box.x, (lineEnd[key] ?? -.infinity) + space)
+            runs.append(TextRun(text: label, x: x, baseline: baseline, width: width, font: font))
+            lineEnd[key] = x + width
+        }
+        return runs
+    }
+
     func textRuns(_ b: BlockData, area: Rect, spacing: Double) -> [TextRun] {
+        if b.text == nil, b.words.contains(where: Self.isPlaced) { return placedRuns(b, spacing: spacing) }
         guard let text = typesetText(b) else { return [] }
         return layoutText(text, area: area, originAtZero: b.box.isEmpty, spacing: spacing)
     }
@@ -386,7 +421,9 @@ public final class PageRenderer {
         cr.setSource(theme.textColor)
         CairoFontMetrics.selectFont(c, theme.textFont)
         cairo_set_font_size(c, theme.textFont.size)
+        var size = theme.textFont.size
         for r in runs {
+            if r.font.size != size { size = r.font.size; cairo_set_font_size(c, size) }
             cairo_move_to(c, r.x, r.baseline)
             cairo_show_text(c, r.text)
         }

@@ -70,10 +70,17 @@ public protocol EditorDelegate: AnyObject {
     func partChanged(_ editor: Editor)
     func contentChanged(_ editor: Editor, blockIds: [String])
     func onError(_ editor: Editor, blockId: String, code: QuireError.Code, message: String)
+    /// Asked before a recognized pen gesture takes effect; the first delegate that does not
+    /// answer `.apply` decides. Called on the editor's thread, inside the pen-up.
+    func gestureAction(_ editor: Editor, gesture: Gesture) -> GestureAction
+    /// Told after a gesture's effect was applied (one undoable step).
+    func gestureApplied(_ editor: Editor, gesture: Gesture)
 }
 
 public extension EditorDelegate {
     func partChanged(_ editor: Editor) {}
     func contentChanged(_ editor: Editor, blockIds: [String]) {}
     func onError(_ editor: Editor, blockId: String, code: QuireError.Code, message: String) {}
+    func gestureAction(_ editor: Editor, gesture: Gesture) -> GestureAction { .apply }
+    func gestureApplied(_ editor: Editor, gesture: Gesture) {}
 }

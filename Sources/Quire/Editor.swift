@@ -41,6 +41,11 @@ public final class Editor {
     public internal(set) var selection: Set<String> = []
     /// Selected stroke ids (lasso).
     public internal(set) var selectedStrokes: Set<String> = []
+    var wordSelection: WordRef?
+    /// The last touch tap (time ms, model point, block id) for double-tap detection.
+    var lastTap: (t: Int64, p: Point, blockId: String?)?
+    /// False while a `pointerEvents` batch asked for no gesture processing.
+    var gesturesAllowed = true
     let recognition = RecognitionQueue()
     var batchDepth = 0
     var pendingBlockIds: [String] = []
@@ -92,7 +97,7 @@ public final class Editor {
         recognition.cancelAll()
         attached = newPart
         undoStack.removeAll(); redoStack.removeAll()
-        selection.removeAll(); selectedStrokes.removeAll()
+        selection.removeAll(); selectedStrokes.removeAll(); wordSelection = nil; lastTap = nil
         flowBoxes.removeAll()
         rebuildGrid()
         zoomLevel = 1
@@ -241,6 +246,7 @@ public final class Editor {
         }
         selection = selection.filter { m.blocks[$0] != nil }
         selectedStrokes = selectedStrokes.filter { m.strokes[$0] != nil }
+        if let w = wordSelection, !(m.blocks[w.blockId]?.words.indices.contains(w.index) ?? false) { wordSelection = nil }
         if let r = renderer {
             r.invalidate(dirty.isEmpty && dirty == .zero ? nil : viewTransform.apply(dirty.insetBy(dx: -3, dy: -3)))
         }

@@ -8,9 +8,29 @@ extension Editor {
     /// A block's text: typed/converted text, else its recognized words line by line.
     static func plainText(of b: BlockData) -> String {
         if let t = b.text { return t }
-        var lines: [Int: [String]] = [:]
-        for w in b.words { lines[w.line, default: []].append(w.label) }
-        return lines.keys.sorted().map { lines[$0]!.joined(separator: " ") }.joined(separator: "\n")
+        return textLines(of: b.words).map { $0.map { b.words[$0].label }.joined(separator: " ") }.joined(separator: "\n")
+    }
+
+    /// Word indices by line, in reading order. Words typeset in place and words of ink written
+    /// later among them were numbered by different recognitions, so a block mixing the two is
+    /// read by geometry: words whose middles lie within half a word height of a line's join it.
+    static func textLines(of words: [RecognizedWord]) -> [[Int]] {
+        let mixed = words.contains(where: \.isTypesetInPlace) && words.contains(where: { !$0.strokeIds.isEmpty })
+        guard mixed else {
+            var lines: [Int: [Int]] = [:]
+            for (i, w) in words.enumerated() { lines[w.line, default: []].append(i) }
+            return lines.keys.sorted().map { k in lines[k]!.sorted { words[$0].box.x < words[$1].box.x || (words[$0].box.x == words[$1].box.x && $0 < $1) } }
+        }
+        let heights = words.map(\.box.height).filter { $0 > 0 }.sorted()
+        let h = heights.isEmpty ? 5 : heights[heights.count / 2]
+        let order = words.indices.sorted { words[$0].box.midY < words[$1].box.midY }
+        var lines: [[Int]] = []
+        var lineY = -Double.infinity
+        for i in order {
+            if words[i].box.midY - lineY > h * 0.5 || lines.isEmpty { lines.append([]); lineY = words[i].box.midY }
+            lines[lines.count - 1].append(i)
+        }
+        return lines.map { $0.sorted { words[$0].box.x < words[$1].box.x } }
     }
 
     /// Blocks under `id` in reading order (top to bottom, then left to right).

@@ -97,7 +97,7 @@ extension Editor {
         if s != last { p.samples.append(s) }
         switch p.tool {
         case .pen, .highlighter:
-            commitInk(p, model: m)
+            if !handleGesture(p, model: m) { commitInk(p, model: m) }
         case .eraser:
             if p.samples.count >= 2 { erase(&p, from: last, to: s, model: m) }
             if !p.erased.isEmpty {
@@ -112,7 +112,9 @@ extension Editor {
             if tap {
                 let hit = topBlock(atModel: Point(x: s.x, y: s.y), model: m)
                 selection = hit.map { [$0.id] } ?? []
+                wordSelection = hitWord(at: Point(x: x, y: y))
                 renderer?.invalidate(nil)
+                handleDoubleTap(at: Point(x: s.x, y: s.y), time: s.t, blockId: hit?.id, model: m)
             } else if let id = p.dragBlock, let first = p.samples.first {
                 try? moveBlock(id: id, dx: s.x - first.x, dy: s.y - first.y, model: m)
             }
@@ -150,7 +152,10 @@ extension Editor {
             }
         }
         batchDepth += 1
+        let gesturesBefore = gesturesAllowed
+        gesturesAllowed = gesturesBefore && processGestures
         defer {
+            gesturesAllowed = gesturesBefore
             batchDepth -= 1
             flushBatch()
         }
@@ -312,5 +317,26 @@ extension Editor {
             return inside(Point(x: b.box.x + b.box.width / 2, y: b.box.y + b.box.height / 2))
         })
         renderer?.invalidate(nil)
+    }
+}
+
+extension Editor {
+    /// A second tap close in time and place to the first converts the block under it
+    /// (`convert.convert-on-double-tap`), in place so it stays editable by pen.
+    func handleDoubleTap(at p: Point, time: Int64, blockId: String?, model m: PartModel) {
+        if let last = lastTap, time - last.t <= 400, time >= last.t, hypot(p.x - last.p.x, p.y - last.p.y) * viewTransform.scale <= 24,
+           last.blockId == blockId {
+            lastTap = nil
+            guard (try? configuration.getBoolean("convert.convert-on-double-tap", default: true)) ?? true else { return }
+            let target = blockId.flatMap { getBlockById($0) } ?? (m.type == "Text Document" ? nil : rootBlock)
+            guard let target, Self.recognizable(target.type) else { return }
+            do { try convert(target, targetState: .digitalEdit) } catch let e as QuireError {
+                notifyError(blockId: target.id, code: e.code, message: e.message)
+            } catch {
+                notifyError(blockId: target.id, code: .invalidArgument, message: "\(error)")
+            }
+        } else {
+            lastTap = (time, p, blockId)
+        }
     }
 }

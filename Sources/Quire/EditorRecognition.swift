@@ -132,8 +132,10 @@ extension Editor {
         for r in recognition.drain() {
             guard var b = m.blocks[r.blockId], Self.inkVersion(m.strokes(inBlock: r.blockId)) == r.version else { continue }
             if let words = r.words {
-                guard b.conversion == ConversionState.handwriting.rawValue || b.text == nil else { continue }
-                b.words = words
+                guard b.text == nil else { continue }
+                let merged = Self.merge(recognized: words, into: b)
+                guard merged != b.words else { continue }
+                b.words = merged
                 m.setBlock(b)
                 changed.append(b.id)
             } else if let e = r.error {
@@ -182,11 +184,18 @@ extension Editor {
             let strokes = m.strokes(inBlock: b.id)
             guard !strokes.isEmpty || b.text != nil else { continue }
             var nb = b
-            nb.text = Self.plainText(of: b)
             nb.conversion = targetState.rawValue
-            if targetState == .digitalPublish { nb.words = Self.typedWords(nb.text ?? "") }
+            if targetState == .digitalPublish || b.text != nil {
+                // Reflowed to the block's width: the words lose their places on the page.
+                nb.text = Self.plainText(of: b)
+                nb.words = Self.typedWords(nb.text ?? "")
+            } else {
+                // In place: each word is typeset where its ink was and stays editable by pen.
+                nb.words = b.words.map(Self.typeset)
+                nb.properties = nb.properties.filter { !$0.key.hasPrefix("quire.style.") }
+            }
             for s in strokes { t.changes.append(.stroke(old: s, new: nil)) }
-            nb.words = nb.words.map { var w = $0; w.strokeIds = []; w.chars = w.chars.map { var c = $0; c.strokeIds = []; return c }; return w }
+            guard nb != b || !strokes.isEmpty else { continue }
             t.changes.append(.block(old: b, new: nb))
             ids.append(b.id)
         }

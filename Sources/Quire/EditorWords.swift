@@ -1,0 +1,156 @@
+import Foundation
+import InkModel
+
+/// One word of a block: the block's id and the word's index in `ContentBlock.words`.
+/// Indices change when the block's words change (recognition, gestures, undo); take a fresh
+/// reference from `hitWord(at:)` or the block's words after a `contentChanged`.
+public struct WordRef: Hashable, Sendable, CustomStringConvertible {
+    public var blockId: String
+    public var index: Int
+    public init(blockId: String, index: Int) { self.blockId = blockId; self.index = index }
+    public var description: String { "\(blockId)#\(index)" }
+}
+
+extension RecognizedWord {
+    /// A typeset word placed on the page (converted in place, digitalEdit): it has a box and no ink.
+    var isTypesetInPlace: Bool { strokeIds.isEmpty && !box.isEmpty }
+    /// The label of the chosen candidate.
+    var chosenLabel: String { candidates.indices.contains(selected) ? candidates[selected].label : label }
+}
+
+extension Editor {
+    func word(_ ref: WordRef, model m: PartModel) throws -> (BlockData, RecognizedWord) {
+        guard let b = m.blocks[ref.blockId] else { throw QuireError(.invalidBlock, "no block '\(ref.blockId)'") }
+        guard b.words.indices.contains(ref.index) else {
+            throw QuireError(.invalidArgument, "block '\(ref.blockId)' has no word \(ref.index) (it has \(b.words.count))")
+        }
+        return (b, b.words[ref.index])
+    }
+
+    /// The word under a point in view pixels (a recognized ink word or a typeset word placed on
+    /// the page), top-most block first; nil when there is none.
+    public func hitWord(at point: Point) -> WordRef? {
+        guard let m = attached?.model, point.x.isFinite, point.y.isFinite else { return nil }
+        let p = toModel(point.x, point.y)
+        // A little slack: a finger or pen tip rarely lands inside a word's tight ink box.
+        let slack = max(0.8, 6 / viewTransform.scale)
+        var ids = m.root.childIds.reversed().map { $0 }
+        ids.append(m.rootId)
+        var best: (WordRef, Double)?
+        for id in ids {
+            guard let b = m.blocks[id], b.box.isEmpty || b.box.insetBy(dx: -slack, dy: -slack).contains(p) else { continue }
+            for (i, w) in b.words.enumerated() where !w.box.isEmpty && w.box.insetBy(dx: -slack, dy: -slack).contains(p) {
+                let d = hypot(p.x - w.box.midX, p.y - w.box.midY)
+                if best == nil || d < best!.1 { best = (WordRef(blockId: id, index: i), d) }
+            }
+            if best != nil { return best!.0 }
+        }
+        return nil
+    }
+
+    /// The candidates of a word, best first as the recognizer ranked them.
+    public func candidates(_ word: WordRef) throws -> [Candidate] {
+        try self.word(word, model: try requirePart()).1.candidates
+    }
+
+    /// Picks another candidate for a word: its label, the block's text and every export change;
+    /// the ink does not. One undoable step. The choice survives later re-recognition of the
+    /// block as long as the word keeps the same strokes.
+    public func selectCandidate(_ word: WordRef, candidateIndex: Int) throws {
+        let m = try requirePart()
+        let (b, w) = try self.word(word, model: m)
+        guard w.candidates.indices.contains(candidateIndex) else {
+            throw QuireError(.invalidArgument, "word \(word) has no candidate \(candidateIndex) (it has \(w.candidates.count))")
+        }
+        guard b.text == nil else {
+            throw QuireError(.invalidArgument, "word \(word) belongs to typed text; edit the text instead")
+        }
+        var nb = b
+        nb.words[word.index].selected = candidateIndex
+        nb.words[word.index].label = w.candidates[candidateIndex].label
+        guard nb != b else { return }
+        commit(Transaction(changes: [.block(old: b, new: nb)]), affecting: [b.id])
+    }
+
+    /// The word chosen by a touch tap (or set by the application), nil when none.
+    public var selectedWord: WordRef? {
+        get { wordSelection }
+        set {
+            guard newValue != wordSelection else { return }
+            if let w = newValue, let m = attached?.model, (try? word(w, model: m)) == nil { return }
+            wordSelection = newValue
+            renderer?.invalidate(nil)
+        }
+    }
+
+    /// Converts one recognized word in place (digitalEdit: typeset at its ink's place and size;
+    /// its strokes go). The rest of the block stays ink. One undoable step.
+    public func convert(_ word: WordRef, targetState: ConversionState) throws {
+        let m = try requirePart()
+        _ = try self.word(word, model: m)
+        guard targetState != .handwriting else { return }
+        guard targetState == .digitalEdit else {
+            throw QuireError(.invalidArgument, "a single word converts in place (digitalEdit); convert its block to publish it")
+        }
+        try waitForIdle()
+        // Recognition may have renumbered the words: find the word again by its strokes.
+        let (b, w) = try self.word(word, model: m)
+        guard !w.strokeIds.isEmpty else { return }
+        var t = Transaction()
+        var nb = b
+        nb.words[word.index] = Self.typeset(w)
+        if nb.conversion == ConversionState.handwriting.rawValue { nb.conversion = ConversionState.digitalEdit.rawValue }
+        for id in w.strokeIds { if let s = m.strokes[id] { t.changes.append(.stroke(old: s, new: nil)) } }
+        t.changes.append(.block(old: b, new: nb))
+        commit(t, affecting: [b.id])
+    }
+
+    /// A word turned into typeset text at its place: its ink references go, the rest stays.
+    static func typeset(_ w: RecognizedWord) -> RecognizedWord {
+        var w = w
+        w.strokeIds = []
+        w.chars = w.chars.map { var c = $0; c.strokeIds = []; return c }
+        return w
+    }
+
+    /// New recognition results for a block, merged with what the block holds: typeset words stay
+    /// (recognition reads only the ink), a word read from the same strokes as before keeps the
+    /// candidate the user picked, and gesture styles stay on the words holding the styled strokes.
+    static func merge(recognized new: [RecognizedWord], into b: BlockData) -> [RecognizedWord] {
+        var byStrokes: [Set<String>: RecognizedWord] = [:]
+        var styleOfStroke: [String: Set<String>] = [:]
+        for w in b.words where !w.strokeIds.isEmpty {
+            byStrokes[Set(w.strokeIds)] = w
+            for s in w.strokeIds { styleOfStroke[s, default: []].formUnion(w.styles) }
+        }
+        // Styles given to ink before it was recognized are kept on the block (see gestures).
+        for (style, ids) in pendingStyles(b) { for s in ids { styleOfStroke[s, default: []].insert(style) } }
+        var out = b.words.filter(\.isTypesetInPlace)
+        for var w in new {
+            if let old = byStrokes[Set(w.strokeIds)], old.selected != 0 || old.label != old.candidates.first?.label {
+                let chosen = old.chosenLabel
+                if let i = w.candidates.firstIndex(where: { $0.label == chosen }) {
+                    w.selected = i
+                } else {
+                    w.candidates.insert(Candidate(label: chosen, score: old.candidates.indices.contains(old.selected) ? old.candidates[old.selected].score : 0), at: 0)
+                    w.selected = 0
+                }
+                w.label = chosen
+            }
+            var styles = Set<String>()
+            for s in w.strokeIds { styles.formUnion(styleOfStroke[s] ?? []) }
+            w.styles = ["underline", "surround"].filter { styles.contains($0) }
+            out.append(w)
+        }
+        return out
+    }
+
+    /// Styles a gesture put on ink that had no recognized word yet: property "quire.style.NAME"
+    /// holds the stroke ids, space separated.
+    static func pendingStyles(_ b: BlockData) -> [(String, [String])] {
+        ["underline", "surround"].compactMap { name in
+            guard let v = b.properties["quire.style." + name], !v.isEmpty else { return nil }
+            return (name, v.split(separator: " ").map(String.init))
+        }
+    }
+}
