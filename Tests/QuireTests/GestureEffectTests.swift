@@ -47,8 +47,8 @@ struct WordPage {
     static let px = 96 / 25.4
     var t: Int64 = 10_000
 
-    init() throws {
-        f = try Fixture(recognizer: nil)
+    init(fixture: Fixture? = nil) throws {
+        f = try fixture ?? Fixture(recognizer: nil)
         f.editor.recognizer = rec
     }
 
@@ -88,7 +88,7 @@ struct WordPage {
 
     var strokeCount: Int { f.part.model.strokes.count }
     var blocks: [ContentBlock] { editor.rootBlock?.children ?? [] }
-    func word(_ label: String) -> RecognizedWord? { blocks.flatMap(\.words).first { $0.label == label } }
+    func word(_ label: String) -> RecognizedWord? { ((editor.rootBlock.map { [$0] } ?? []) + blocks).flatMap(\.words).first { $0.label == label } }
 
     /// A zig-zag over a box (mm): five passes sideways.
     static func scratch(_ b: Rect) -> [(Double, Double)] {
@@ -198,6 +198,10 @@ struct WordPage {
         let letters = p.f.part.model.strokes.values.map(\.bounds).sorted { $0.x < $1.x }
         let x = (letters[3].maxX + letters[4].x) / 2   // between the e and the t, now 0.3 mm apart
         try p.stroke([(x, 24), (x, 31)])
+        #expect(try p.text() == "some thing")
+        p.editor.undo()
+        #expect(try p.text() == "something")
+        p.editor.redo()
         #expect(try p.text() == "some thing")
         // Downward in the gap: the rest of the line goes to the next line.
         let thing = try #require(p.word("thing")).box
@@ -337,5 +341,21 @@ struct WordPage {
         try p.editor.pointerDown(x: x, y: y, t: 61_000, type: .touch)
         try p.editor.pointerUp(x: x, y: y, t: 61_050, type: .touch)
         #expect(p.strokeCount == 3)
+    }
+
+    @Test func gesturesWorkOnTheRootOfATextPart() throws {
+        let f = try Fixture(type: "Text")
+        var p = try WordPage(fixture: f)
+        try p.write("alpha", x: 20, baseline: 30)
+        try p.write("beta", x: 50, baseline: 30)
+        let json = try p.editor.export(nil, mimeType: .json)
+        #expect(try p.text() == "alpha beta", "\(json)")
+        let beta = try #require(p.word("beta")).box
+        try p.stroke([(beta.x - 1, beta.midY), (beta.maxX + 1, beta.midY)])
+        #expect(try p.text() == "alpha")
+        // No slice in a Text part: a long line below the words is ink.
+        let n = p.strokeCount
+        try p.stroke([(10, 70), (150, 70)])
+        #expect(p.strokeCount == n + 1)
     }
 }
