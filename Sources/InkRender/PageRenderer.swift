@@ -391,13 +391,18 @@ public final class PageRenderer {
         let origin = b.box.isEmpty ? 0 : b.box.y
         var runs: [TextRun] = []
         var lineEnd: [Int: Double] = [:]
-        for w in placed.sorted(by: { ($0.box.maxY, $0.box.x) < ($1.box.maxY, $1.box.x) }) {
-            var baseline = w.box.maxY
+        func baselineOf(_ w: RecognizedWord) -> Double {
             if b.type == "Text", spacing > 0 {
                 let k = ((w.box.maxY - origin) / spacing).rounded()
                 let y = origin + k * spacing
-                if abs(y - w.box.maxY) < spacing / 2 { baseline = y }
+                if abs(y - w.box.maxY) < spacing / 2 { return y }
             }
+            return w.box.maxY
+        }
+        // By line first (the guide a word sits on, not its box bottom, which varies with the
+        // letters), then left to right: a later word is only ever pushed right by earlier ones.
+        for w in placed.sorted(by: { (baselineOf($0), $0.box.x) < (baselineOf($1), $1.box.x) }) {
+            let baseline = baselineOf(w)
             let key = Int((baseline * 100).rounded())
             let label = w.candidates.indices.contains(w.selected) ? w.candidates[w.selected].label : w.label
             let width = fontMetrics.measure(label, font: font).width

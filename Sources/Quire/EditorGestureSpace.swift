@@ -64,6 +64,13 @@ extension Editor {
                 guard gap > lh * 0.05 else { return nil }
                 let dx = -(gap - lh * 0.03)
                 for it in right { move(it, dx, 0) }
+                // The ink either side of the gap reads as one word from now on (see joinHinted).
+                let l = left.filter { $0.strokeId != nil }.max { $0.box.maxX < $1.box.maxX }?.strokeId
+                let r = right.filter { $0.strokeId != nil }.min { $0.box.x < $1.box.x }?.strokeId
+                if let l, let r {
+                    let pairs = (b.properties["quire.join"] ?? "").split(separator: " ").map(String.init) + ["\(l):\(r)"]
+                    nb.properties["quire.join"] = pairs.suffix(200).joined(separator: " ")
+                }
                 // Two typeset words side by side become one word.
                 let lw = left.filter { $0.wordIndex != nil }.max { $0.box.maxX < $1.box.maxX }
                 let rw = right.filter { $0.wordIndex != nil }.min { $0.box.x < $1.box.x }
@@ -159,6 +166,17 @@ extension Editor {
             }
         }
         guard !moves.isEmpty || !wordMoves.isEmpty || !cuts.isEmpty || nb != b else { return nil }
+        if g.kind == .split, let v = nb.properties["quire.join"] {
+            // A split undoes the joins it cuts through: one side moves, the other stays.
+            let cut = Set(cuts.map(\.0.id))
+            let kept = v.split(separator: " ").filter { p in
+                let ids = p.split(separator: ":").map(String.init)
+                guard ids.count == 2 else { return false }
+                let moved = ids.map { moves[$0] != nil || cut.contains($0) }
+                return moved[0] == moved[1] && !cut.contains(ids[0])
+            }
+            nb.properties["quire.join"] = kept.isEmpty ? nil : kept.joined(separator: " ")
+        }
         var t = Transaction()
         var extent = Rect.zero
         for (id, d) in moves.sorted(by: { $0.key < $1.key }) {

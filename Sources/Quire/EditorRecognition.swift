@@ -134,7 +134,7 @@ extension Editor {
             guard var b = m.blocks[r.blockId], Self.inkVersion(m.strokes(inBlock: r.blockId)) == r.version else { continue }
             if let words = r.words {
                 guard b.text == nil else { continue }
-                let merged = Self.merge(recognized: words, into: b)
+                let merged = Self.merge(recognized: words, into: b, strokeBounds: { m.strokes[$0]?.bounds })
                 guard merged != b.words else { continue }
                 // Only where words (their decorations, typeset text, debug boxes) were or are now:
                 // a full repaint of a large page after every result would hold up the pen.

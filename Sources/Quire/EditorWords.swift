@@ -116,7 +116,8 @@ extension Editor {
     /// New recognition results for a block, merged with what the block holds: typeset words stay
     /// (recognition reads only the ink), a word read from the same strokes as before keeps the
     /// candidate the user picked, and gesture styles stay on the words holding the styled strokes.
-    static func merge(recognized new: [RecognizedWord], into b: BlockData) -> [RecognizedWord] {
+    static func merge(recognized found: [RecognizedWord], into b: BlockData, strokeBounds: (String) -> Rect? = { _ in nil }) -> [RecognizedWord] {
+        let new = joinHinted(found.map { tightened($0, strokeBounds) }, b)
         var byStrokes: [Set<String>: RecognizedWord] = [:]
         var styleOfStroke: [String: Set<String>] = [:]
         for w in b.words where !w.strokeIds.isEmpty {
@@ -152,5 +153,69 @@ extension Editor {
             guard let v = b.properties["quire.style." + name], !v.isEmpty else { return nil }
             return (name, v.split(separator: " ").map(String.init))
         }
+    }
+
+    /// A word's box kept to its ink: a recognizer's alignment may give a word the gap before it
+    /// (the space is read with the next letter), which would put taps, gestures and in-place
+    /// text beside the word. Chars keep their own boxes.
+    static func tightened(_ w: RecognizedWord, _ strokeBounds: (String) -> Rect?) -> RecognizedWord {
+        guard !w.box.isEmpty else { return w }
+        var ink = Rect.zero
+        for id in w.strokeIds { if let r = strokeBounds(id) { ink = ink.union(r) } }
+        guard ink != .zero else { return w }
+        let x0 = max(w.box.x, ink.x), x1 = min(w.box.maxX, ink.maxX)
+        let y0 = max(w.box.y, ink.y), y1 = min(w.box.maxY, ink.maxY)
+        guard x1 > x0, y1 > y0 else { return w }
+        var t = w
+        t.box = Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        return t
+    }
+
+    /// Join gestures leave pairs of strokes ("quire.join": "left:right ...") that must read as one
+    /// word: a recognizer may still see a space in a closed gap. Adjacent words holding the two
+    /// strokes of a pair are merged.
+    static func joinHinted(_ words: [RecognizedWord], _ b: BlockData) -> [RecognizedWord] {
+        guard let v = b.properties["quire.join"], !v.isEmpty, words.count > 1 else { return words }
+        let pairs = v.split(separator: " ").compactMap { p -> (String, String)? in
+            let parts = p.split(separator: ":")
+            return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
+        }
+        var out = words
+        var i = 0
+        while i + 1 < out.count {
+            let a = out[i], c = out[i + 1]
+            let sa = Set(a.strokeIds), sc = Set(c.strokeIds)
+            if a.line == c.line, pairs.contains(where: { sa.contains($0.0) && sc.contains($0.1) }) {
+                var j = a
+                j.label = a.label + c.label
+                var cands: [Candidate] = []
+                for x in a.candidates.prefix(3) { for y in c.candidates.prefix(3) { cands.append(Candidate(label: x.label + y.label, score: x.score * y.score)) } }
+                j.candidates = cands.sorted { $0.score > $1.score }
+                if j.candidates.first?.label != j.label { j.candidates.insert(Candidate(label: j.label, score: 1), at: 0) }
+                j.selected = 0
+                j.box = a.box.union(c.box)
+                j.strokeIds = a.strokeIds + c.strokeIds
+                j.chars = a.chars + c.chars
+                j.styles = Array(Set(a.styles).intersection(c.styles)).sorted()
+                out[i] = j
+                out.remove(at: i + 1)
+            } else {
+                i += 1
+            }
+        }
+        return out
+    }
+
+    /// Removes one word: its ink, or the typeset word. One undoable step.
+    public func removeWord(_ word: WordRef) throws {
+        let m = try requirePart()
+        let (b, w) = try self.word(word, model: m)
+        guard b.text == nil else { throw QuireError(.invalidArgument, "word \(word) belongs to typed text; edit the text instead") }
+        var t = Transaction()
+        for id in w.strokeIds { if let s = m.strokes[id] { t.changes.append(.stroke(old: s, new: nil)) } }
+        var nb = b
+        nb.words.remove(at: word.index)
+        t.changes.append(.block(old: b, new: nb))
+        commit(t, affecting: [b.id])
     }
 }

@@ -358,4 +358,38 @@ struct WordPage {
         try p.stroke([(10, 70), (150, 70)])
         #expect(p.strokeCount == n + 1)
     }
+
+    @Test func joinedInkReadsAsOneWordAndBoxesKeepToTheInk() {
+        var b = BlockData(id: "b", type: "Text", box: Rect(x: 0, y: 0, width: 100, height: 20))
+        b.properties["quire.join"] = "s2:s3"
+        let found = [
+            RecognizedWord(label: "is", candidates: [Candidate(label: "is", score: 0.9), Candidate(label: "in", score: 0.1)],
+                           box: Rect(x: 10, y: 2, width: 10, height: 5), strokeIds: ["s1", "s2"]),
+            // The aligner gave this word the gap before it: its box starts 6 mm left of its ink.
+            RecognizedWord(label: "land", candidates: [Candidate(label: "land", score: 0.8)],
+                           box: Rect(x: 14, y: 2, width: 17, height: 5), strokeIds: ["s3"]),
+            RecognizedWord(label: "now", box: Rect(x: 40, y: 2, width: 10, height: 5), strokeIds: ["s4"]),
+        ]
+        let ink: [String: Rect] = ["s1": Rect(x: 10, y: 2, width: 4, height: 5), "s2": Rect(x: 15, y: 2, width: 5, height: 5),
+                                   "s3": Rect(x: 20.3, y: 2, width: 10.7, height: 5), "s4": Rect(x: 40, y: 2, width: 10, height: 5)]
+        let words = Editor.merge(recognized: found, into: b, strokeBounds: { ink[$0] })
+        #expect(words.map(\.label) == ["island", "now"])
+        #expect(words[0].candidates.first?.label == "island" && words[0].candidates.contains { $0.label == "inland" })
+        #expect(words[0].strokeIds == ["s1", "s2", "s3"] && words[0].box == Rect(x: 10, y: 2, width: 21, height: 5))
+        let alone = Editor.merge(recognized: [found[1]], into: BlockData(id: "c", type: "Text", box: .zero), strokeBounds: { ink[$0] })
+        #expect(alone[0].box.x == 20.3, "the gap before the word is not part of its box")
+    }
+
+    @Test func removeWordTakesItsInkOrTheTypesetWord() throws {
+        var p = try page([("big", 20), ("cat", 45)])
+        let block = try #require(p.blocks.first)
+        try p.editor.removeWord(WordRef(blockId: block.id, index: 0))
+        #expect(try p.text() == "cat" && p.strokeCount == 3)
+        p.editor.undo()
+        #expect(try p.text() == "big cat")
+        try p.editor.convert(block, targetState: .digitalEdit)
+        try p.editor.removeWord(WordRef(blockId: block.id, index: 1))
+        #expect(try p.text() == "big")
+        expectCode(.invalidArgument) { try p.editor.removeWord(WordRef(blockId: block.id, index: 5)) }
+    }
 }
