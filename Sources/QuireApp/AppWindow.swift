@@ -843,7 +843,8 @@ public final class AppWindow: EditorDelegate {
         let sw = editor.selectedWord
         let highlight = sw.flatMap { ref -> Rect? in
             guard let ws = editor.getBlockById(ref.blockId)?.words, ws.indices.contains(ref.index) else { return nil }
-            return ws[ref.index].box.isEmpty ? nil : ws[ref.index].box
+            let r = inkBounds(ws[ref.index])
+            return r.isEmpty ? nil : r
         }
         if highlight != wordHighlight {
             for old in [wordHighlight, highlight].compactMap({ $0 }) {
@@ -892,6 +893,15 @@ public final class AppWindow: EditorDelegate {
         if trace, contentChanged { traceBar(newBar, frame, words) }
     }
 
+    /// Where a word is on the page (model mm): its strokes' bounds, or its box once typeset. The
+    /// recognizer's word box may take in the space before the word, which is not where the ink is.
+    private func inkBounds(_ w: RecognizedWord) -> Rect {
+        let strokes = part.model.strokes
+        let boxes = w.strokeIds.compactMap { strokes[$0]?.bounds }
+        guard let first = boxes.first else { return w.box }
+        return boxes.dropFirst().reduce(first) { $0.union($1) }
+    }
+
     private func hideBar() {
         guard barFrame != nil else { return }
         XUnmapWindow(x.display, barWindow)
@@ -907,7 +917,7 @@ public final class AppWindow: EditorDelegate {
             .object(["index": .number(Double(it.index)), "label": .string(it.label), "changed": .bool(it.changed),
                      "selected": .bool(it.selected), "styles": .array(it.styles.map { .string($0) }), "ink": .bool(it.ink),
                      "candidates": .number(Double(it.candidateCount)),
-                     "box": rect(editor.viewTransform.apply(words[it.index].box)),
+                     "box": rect(editor.viewTransform.apply(inkBounds(words[it.index]))),
                      "frame": rect(it.frame.offsetBy(dx: frame.x, dy: frame.y))])
         }
         emitTrace("bar", .object(["block": .string(bar.blockId), "frame": rect(frame), "words": .array(items)]))
