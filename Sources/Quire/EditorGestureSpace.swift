@@ -95,10 +95,20 @@ extension Editor {
             }
         } else {
             let space = lh * 0.4
-            if let through = items.first(where: { $0.box.x + $0.box.width * 0.1 < x && x < $0.box.maxX - $0.box.width * 0.1 }) {
-                // Through a word: what lies right of the line moves right by a space.
-                for it in right where it.box.x >= x - 0.01 { move(it, space, 0) }
-                for it in items where it.box.x < x && it.box.maxX > x {
+            // Through a word (as the classifier saw it: a recognized word, typeset word or cluster
+            // of ink) splits it; elsewhere on the line it breaks the line.
+            let gy = g.box
+            let throughWord = units.contains { u in
+                u.box.x + 0.15 * u.box.width < x && x < u.box.maxX - 0.15 * u.box.width
+                    && min(gy.maxY, u.box.maxY) - max(gy.y, u.box.y) > 0.5 * u.box.height
+            }
+            if throughWord {
+                // What lies right of the line moves right by a space; a stroke across it (cursive)
+                // is cut there and its right part moves.
+                let spans = items.filter { $0.box.x < x - 0.2 && $0.box.maxX > x + 0.2 }
+                let spanning = Set(spans.compactMap(\.strokeId))
+                for it in right where it.strokeId.map({ !spanning.contains($0) }) ?? true { move(it, space, 0) }
+                for it in spans {
                     if let id = it.strokeId, let s = m.strokes[id] {
                         // A stroke across the cut (cursive) is cut there: its right part moves.
                         var pieces: [InkStroke] = []
@@ -138,7 +148,6 @@ extension Editor {
                         wordMoves[wi] = nil
                     }
                 }
-                _ = through
             } else {
                 // In a gap: a line break. Lines below move down one line, then the words right
                 // of the gap start the next line at the line's left edge.

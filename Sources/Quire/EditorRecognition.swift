@@ -182,7 +182,7 @@ extension Editor {
         var ids: [String] = []
         for b in targets {
             let strokes = m.strokes(inBlock: b.id)
-            guard !strokes.isEmpty || b.text != nil else { continue }
+            guard !strokes.isEmpty || b.text != nil || !b.words.isEmpty else { continue }
             var nb = b
             nb.conversion = targetState.rawValue
             if targetState == .digitalPublish || b.text != nil {

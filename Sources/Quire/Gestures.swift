@@ -294,6 +294,7 @@ public struct GestureClassifier: Sendable {
         let lh = context.lineHeight
         let x = (bbox.x + bbox.maxX) / 2
         var crosses = false, left = false, right = false
+        var neighbourHeight = 0.0
         for b in context.boxes {
             let iy = min(bbox.maxY, b.maxY) - max(bbox.y, b.y)
             guard iy > 0 else { continue }
@@ -301,15 +302,22 @@ public struct GestureClassifier: Sendable {
             // own letter, near the middle); the line runs through most of its height.
             if isWordLike(b, lh), b.width >= 0.5 * lh, x > b.x + 0.15 * b.width, x < b.maxX - 0.15 * b.width, iy >= 0.9 * b.height { crosses = true }
             // Neighbours of a gap: a box ending just left of the line, one starting just right of it.
-            if b.maxX <= x && x - b.maxX <= 0.8 * lh { left = true }
-            if b.x >= x && b.x - x <= 0.8 * lh { right = true }
+            if b.maxX <= x && x - b.maxX <= 0.8 * lh { left = true; neighbourHeight = max(neighbourHeight, b.height) }
+            if b.x >= x && b.x - x <= 0.8 * lh { right = true; neighbourHeight = max(neighbourHeight, b.height) }
         }
-        if !upward { return crosses ? .split : nil }
-        // Upward: a join must not run through content.
+        // A gesture must not run through content beside the gap.
         var through = false
         for b in context.boxes where bbox.x < b.maxX - 0.05 * lh && bbox.maxX > b.x + 0.05 * lh
             && min(bbox.maxY, b.maxY) - max(bbox.y, b.y) > 0.25 * b.height {
             through = true
+        }
+        if !upward {
+            if crosses { return .split }
+            // Downward in a gap: a line break. A letter written into the gap (an l, a 1, an I)
+            // is drawn downward too, but no taller than the words beside it; the gesture is drawn
+            // across the whole line.
+            let tall = bbox.height >= max(0.6 * lh, 1.15 * neighbourHeight)
+            return left && right && !through && tall ? .split : nil
         }
         return left && right && !through ? .join : nil
     }

@@ -119,9 +119,9 @@ enum Fixtures {
         b.words = [
             RecognizedWord(label: "hello", candidates: [Candidate(label: "hello", score: 0.9), Candidate(label: "hallo", score: 0.05),
                                                          Candidate(label: "bello", score: 0.03)],
-                           box: Rect(x: 10, y: 19, width: 24, height: 7), line: 0, chars: chars(10, 4), styles: ["underline"]),
+                           box: Rect(x: 10, y: 19, width: 24, height: 7), line: 0, strokeIds: ["h1"], chars: chars(10, 4), styles: ["underline"]),
             RecognizedWord(label: "world", candidates: [Candidate(label: "world", score: 0.7), Candidate(label: "word", score: 0.2)],
-                           box: Rect(x: 38, y: 19, width: 18, height: 7), line: 0, chars: chars(38, 3), styles: ["surround"]),
+                           box: Rect(x: 38, y: 19, width: 18, height: 7), line: 0, strokeIds: ["h2"], chars: chars(38, 3), styles: ["surround"]),
         ]
         p.setBlock(b)
         return p
