@@ -436,14 +436,19 @@ public final class AppWindow: EditorDelegate {
         }
     }
 
+    /// Wall clock minus monotonic clock, ms, taken once: events stamped in the same server
+    /// millisecond then get the same time, and later events never get an earlier one (sampling
+    /// both clocks per event jittered by a millisecond, which could put a double tap's second tap
+    /// before its first).
+    private lazy var wallMinusMonoMs: Int64 =
+        Int64((Date().timeIntervalSince1970 * 1000).rounded()) - Int64(monotonicNs() / 1_000_000)
+
     /// Milliseconds since 1970 for an X server timestamp. Xorg and Xvfb stamp events with
     /// CLOCK_MONOTONIC milliseconds; when that does not hold, the arrival time is used.
     private func epochMs(_ serverTime: Time) -> Int64 {
         let mono = Int64(monotonicNs() / 1_000_000)
-        let wall = Int64((Date().timeIntervalSince1970 * 1000).rounded())
-        let st = Int64(serverTime)
-        let age = (mono & 0xFFFF_FFFF) - st
-        return (0...60_000).contains(age) ? wall - age : wall
+        let age = (mono & 0xFFFF_FFFF) - Int64(serverTime)
+        return ((0...60_000).contains(age) ? mono - age : mono) + wallMinusMonoMs
     }
 
     private func handleGeneric(_ ev: inout XEvent, received: UInt64) {
@@ -857,6 +862,7 @@ public final class AppWindow: EditorDelegate {
             hideBar()
             return
         }
+        let wordsChanged = lastWords?.blockId != block.id || lastWords?.words != words
         if let last = lastWords, last.blockId == block.id {
             if last.words != words {
                 changedWords = CandidateBar.changedWords(old: last.words, new: words)
@@ -878,7 +884,7 @@ public final class AppWindow: EditorDelegate {
         let newBar = CandidateBar.layout(blockId: block.id, words: words, changed: changedWords, selected: selected,
                                          scale: scale, maxWidth: max(40, viewW - bx))
         let frame = Rect(x: bx, y: by, width: newBar.width.rounded(.up), height: h)
-        guard newBar != bar || frame != barFrame else { return }
+        guard newBar != bar || frame != barFrame || wordsChanged else { return }
         let d = x.display
         if frame != barFrame {
             XMoveResizeWindow(d, barWindow, Int32(frame.x), Int32(frame.y), UInt32(frame.width), UInt32(frame.height))
@@ -890,7 +896,7 @@ public final class AppWindow: EditorDelegate {
         bar = newBar
         barFrame = frame
         if let s = barSurface { newBar.draw(on: s, theme: renderer.theme) }
-        if trace, contentChanged { traceBar(newBar, frame, words) }
+        if trace, contentChanged || wordsChanged { traceBar(newBar, frame, words) }
     }
 
     /// Where a word is on the page (model mm): its strokes' bounds, or its box once typeset. The
@@ -918,12 +924,15 @@ public final class AppWindow: EditorDelegate {
                      "selected": .bool(it.selected), "styles": .array(it.styles.map { .string($0) }), "ink": .bool(it.ink),
                      "candidates": .number(Double(it.candidateCount)),
                      "box": rect(editor.viewTransform.apply(inkBounds(words[it.index]))),
+                     "rbox": rect(editor.viewTransform.apply(words[it.index].box)),
                      "frame": rect(it.frame.offsetBy(dx: frame.x, dy: frame.y))])
         }
         emitTrace("bar", .object(["block": .string(bar.blockId), "frame": rect(frame), "words": .array(items)]))
     }
 
     private func emitTrace(_ what: String, _ v: JSONValue) {
+        // What the line reports is on the screen by the time anyone reads it.
+        XSync(x.display, 0)
         FileHandle.standardOutput.write(Data("quire: \(what) \(v.serialized(pretty: false))\n".utf8))
     }
 
