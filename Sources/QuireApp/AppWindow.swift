@@ -833,6 +833,14 @@ public final class AppWindow: EditorDelegate {
         cairo_surface_flush(o.raw)
     }
 
+    /// Repaints the page where an overlay was, at once: the canvas has no background for the
+    /// server to paint, and its Expose comes a loop later (a screenshot in between would show the
+    /// old overlay).
+    private func repaintCanvas(_ r: Rect) {
+        guard let s = canvasSurface else { return }
+        compositeCanvas(s, r.insetBy(dx: -1, dy: -1))
+    }
+
     /// The block the bar shows: the selected Text block, else the one last written in.
     private func barBlock() -> ContentBlock? {
         if let id = editor.selection.sorted().first, let b = editor.getBlockById(id), b.type == "Text" { return b }
@@ -889,6 +897,7 @@ public final class AppWindow: EditorDelegate {
         if frame != barFrame {
             XMoveResizeWindow(d, barWindow, Int32(frame.x), Int32(frame.y), UInt32(frame.width), UInt32(frame.height))
             barSurface?.setSize(width: Int(frame.width), height: Int(frame.height))
+            if let old = barFrame { repaintCanvas(old) }
         }
         if barFrame == nil { XMapRaised(d, barWindow) }
         if popup != nil { XRaiseWindow(d, popupWindow) }
@@ -909,8 +918,9 @@ public final class AppWindow: EditorDelegate {
     }
 
     private func hideBar() {
-        guard barFrame != nil else { return }
+        guard let old = barFrame else { return }
         XUnmapWindow(x.display, barWindow)
+        repaintCanvas(old)
         barFrame = nil
         bar = nil
         barPressed = nil
@@ -1032,6 +1042,7 @@ public final class AppWindow: EditorDelegate {
     private func closePopup() {
         guard popup != nil else { return }
         XUnmapWindow(x.display, popupWindow)
+        if let f = popupFrame { repaintCanvas(f) }
         popup = nil
         popupFrame = nil
         popupPressed = nil

@@ -128,19 +128,27 @@ struct CandidateBar: Equatable {
     }
 
     /// Indices of the words that differ from the previous reading of the same block: a word is
-    /// the same when it is read from the same strokes (or, typed/typeset, sits at the same index)
-    /// with the same label.
+    /// unchanged when the previous reading had the same label for the same strokes, or at the same
+    /// place (a word converted in place keeps its box and loses its strokes, but reads the same).
     static func changedWords(old: [RecognizedWord]?, new: [RecognizedWord]) -> Set<Int> {
         guard let old else { return [] }
-        var before: [String: String] = [:]
-        for (i, w) in old.enumerated() { before[key(w, i)] = w.label }
+        var before = Set<String>()
+        for w in old {
+            if !w.strokeIds.isEmpty { before.insert(strokesKey(w)) }
+            before.insert(boxKey(w))
+        }
         var out = Set<Int>()
-        for (i, w) in new.enumerated() where before[key(w, i)] != w.label { out.insert(i) }
+        for (i, w) in new.enumerated() {
+            let same = (!w.strokeIds.isEmpty && before.contains(strokesKey(w))) || before.contains(boxKey(w))
+            if !same { out.insert(i) }
+        }
         return out
     }
 
-    private static func key(_ w: RecognizedWord, _ i: Int) -> String {
-        w.strokeIds.isEmpty ? "#\(i)" : w.strokeIds.sorted().joined(separator: ",")
+    private static func strokesKey(_ w: RecognizedWord) -> String { w.label + "|s:" + w.strokeIds.sorted().joined(separator: ",") }
+    private static func boxKey(_ w: RecognizedWord) -> String {
+        let b = w.box
+        return w.label + "|b:" + [b.x, b.y, b.width, b.height].map { String(Int(($0 * 100).rounded())) }.joined(separator: ",")
     }
 
     func draw(on s: OverlaySurface, theme: Theme) {

@@ -20,9 +20,11 @@ struct OverlayTests {
         #expect(CandidateBar.changedWords(old: old, new: [word("found", strokes: ["s1"]), word("bead", strokes: ["s3", "s2"])]).isEmpty)
         // A new block (no previous reading) highlights nothing.
         #expect(CandidateBar.changedWords(old: nil, new: new).isEmpty)
-        // Typeset words (no strokes) are compared by position.
-        let typed = [word("a", strokes: []), word("b", strokes: [])]
-        #expect(CandidateBar.changedWords(old: typed, new: [word("a", strokes: []), word("c", strokes: [])]) == [1])
+        // Typeset words (no strokes) are compared by place.
+        let typed = [word("a", strokes: [], x: 0), word("b", strokes: [], x: 20)]
+        #expect(CandidateBar.changedWords(old: typed, new: [word("a", strokes: [], x: 0), word("c", strokes: [], x: 20)]) == [1])
+        // Converting in place (same label and box, strokes gone) is not a new reading.
+        #expect(CandidateBar.changedWords(old: old, new: old.map { var w = $0; w.strokeIds = []; return w }).isEmpty)
     }
 
     @Test func barLayoutHitsWordsAndLeavesOutWhatDoesNotFit() {
