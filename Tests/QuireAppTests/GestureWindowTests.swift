@@ -281,7 +281,6 @@ struct GestureWindowTests {
         #expect(exported.contains(label))
         let json = try runTool(try quireBinary().path, ["export", file, "--format", "json"])
         try #require(json.exit == .exited(0), "quire export: \(json.output)")
-        if ProcessInfo.processInfo.environment["QUIRE_DEBUG_JSON"] != nil { print(json.output) }
         var styled: [String] = []
         func walk(_ v: Any) {
             if let o = v as? [String: Any] {
@@ -292,5 +291,73 @@ struct GestureWindowTests {
         walk(try JSONSerialization.jsonObject(with: Data(json.output.utf8)))
         #expect(!styled.isEmpty && styled.allSatisfy { underlinedLabels.contains($0) || $0 == label },
                 "underlined in JSON: \(styled), underlined in the bar: \(underlinedLabels)")
+    }
+
+    /// The mouse: the right button opens the context menu on a block; Export writes it beside the
+    /// package, and the keyboard picks Remove (Up/Down skip nothing enabled, Enter acts). Xvfb
+    /// and XTest are enough here.
+    @Test func rightClickMenuExportsAndRemovesABlock() throws {
+        let tmp = TempDir()
+        let file = tmp.path("notes.iink")
+        try #require(try runTool(try quireBinary().path, ["new", file, "--part-type", "Text Document"]).exit == .exited(0))
+        let server = try XServer.xvfb(width: 1024, height: 768)
+        defer { server.stop() }
+        let home = tmp.url.path
+        let app = try QuireAppProcess.edit(file, server: server, geometry: (800, 600), environment: [
+            "XDG_STATE_HOME": home + "/state", "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "QUIRE_TRACE": "1",
+        ])
+        defer { if app.isRunning { app.kill() } }
+        let ready = try app.waitForReady(timeout: 60)
+        let x = try XClient(server: server)
+        try x.waitUntilViewable(ready.window)
+        let canvas = try x.geometry(ready.canvas)
+        func popup(after index: Int) throws -> (Int, [String: Any]) {
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline {
+                let lines = app.stdoutLines
+                if let i = lines.indices.first(where: { $0 >= index && lines[$0].hasPrefix("quire: popup ") }),
+                   let o = try JSONSerialization.jsonObject(with: Data(lines[i].dropFirst("quire: popup ".count).utf8)) as? [String: Any] {
+                    return (i, o)
+                }
+                usleep(20_000)
+            }
+            throw HarnessError("no popup line; stdout:\n\(app.stdoutLines.suffix(8).joined(separator: "\n"))\nstderr: \(app.stderr)")
+        }
+
+        x.mouseDrag((0 ... 20).map { (canvas.x + 120 + $0 * 8, canvas.y + 200 + ($0 % 4) * 5) })
+        let deadline = Date().addingTimeInterval(10)
+        while try x.capture(ready.canvas).countDark(x: 110, y: 185, width: 190, height: 40) < 50, Date() < deadline { usleep(20_000) }
+        // Right-click on the ink: the menu lists the block's actions.
+        x.click(x: canvas.x + 160, y: canvas.y + 205, button: 3)
+        let (i1, menu) = try popup(after: 0)
+        #expect(menu["kind"] as? String == "menu")
+        let items = (menu["items"] as? [[String: Any]]) ?? []
+        let labels = items.compactMap { $0["label"] as? String }
+        #expect(["Copy", "Paste", "Remove", "Convert", "Export", "Candidates"].allSatisfy(labels.contains), "\(labels)")
+        let export = try #require(items.first { $0["label"] as? String == "Export" })
+        #expect(export["enabled"] as? Bool == true)
+        let f = (export["frame"] as? [Double]) ?? [0, 0, 0, 0]
+        x.click(x: canvas.x + Int(f[0] + f[2] / 2), y: canvas.y + Int(f[1] + f[3] / 2))
+        let (i2, closed) = try popup(after: i1 + 1)
+        #expect(closed["kind"] is NSNull)
+        var png: String?
+        let exportDeadline = Date().addingTimeInterval(10)
+        while png == nil, Date() < exportDeadline {
+            png = (try? FileManager.default.contentsOfDirectory(atPath: tmp.url.path))?.first { $0.hasPrefix("notes-") && $0.hasSuffix(".png") }
+            if png == nil { usleep(20_000) }
+        }
+        let exported = try #require(png, "Export wrote no PNG beside the package")
+        #expect(try Data(contentsOf: tmp.url.appendingPathComponent(exported)).prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+
+        // Again, and this time the keyboard: Down to Copy, Paste, Remove; Enter removes the block.
+        x.click(x: canvas.x + 160, y: canvas.y + 205, button: 3)
+        let (i3, _) = try popup(after: i2 + 1)
+        x.focus(ready.window)
+        for k in ["Down", "Down", "Down", "Return"] { try x.keyChord(k) }
+        _ = try popup(after: i3 + 1)
+        x.sendDeleteWindow(ready.window)
+        #expect(app.waitForExit(timeout: 30) == .exited(0), "stderr: \(app.stderr)")
+        let info = try runTool(try quireBinary().path, ["info", file])
+        #expect(info.output.contains("strokes=0"), "the block was not removed: \(info.output)")
     }
 }
