@@ -383,7 +383,8 @@ public final class PageRenderer {
     func placedRuns(_ b: BlockData, spacing: Double) -> [TextRun] {
         let placed = b.words.filter(Self.isPlaced)
         guard !placed.isEmpty else { return [] }
-        let heights = placed.map(\.box.height).sorted()
+        // Ink height without descenders, which add about a third to a word that has them.
+        let heights = placed.map { w in w.label.contains(where: { "gjpqy".contains($0) }) ? w.box.height * 0.75 : w.box.height }.sorted()
         var font = theme.textFont
         font.size = min(font.size * 3, max(font.size * 0.6, heights[heights.count / 2] * 0.75))
         let space = fontMetrics.measure(" ", font: font).width

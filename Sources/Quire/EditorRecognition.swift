@@ -129,12 +129,17 @@ extension Editor {
     public func processPendingResults() {
         guard let m = attached?.model else { _ = recognition.drain(); return }
         var changed: [String] = []
+        var dirty = Rect.zero
         for r in recognition.drain() {
             guard var b = m.blocks[r.blockId], Self.inkVersion(m.strokes(inBlock: r.blockId)) == r.version else { continue }
             if let words = r.words {
                 guard b.text == nil else { continue }
                 let merged = Self.merge(recognized: words, into: b)
                 guard merged != b.words else { continue }
+                // Only where words (their decorations, typeset text, debug boxes) were or are now:
+                // a full repaint of a large page after every result would hold up the pen.
+                for w in b.words + merged where !w.box.isEmpty { dirty = dirty.union(w.box) }
+                if !b.box.isEmpty { dirty = dirty.union(b.box) }
                 b.words = merged
                 m.setBlock(b)
                 changed.append(b.id)
@@ -143,7 +148,7 @@ extension Editor {
             }
         }
         if !changed.isEmpty {
-            renderer?.invalidate(nil)
+            renderer?.invalidate(dirty == .zero ? nil : viewTransform.apply(dirty.insetBy(dx: -4, dy: -4)))
             notify { $0.contentChanged(self, blockIds: changed) }
         }
     }

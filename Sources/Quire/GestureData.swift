@@ -130,6 +130,14 @@ public enum GestureData {
             let y0 = baseline + lh * (0.05 + rng.unit() * 0.15), y1 = baseline - lh * (0.5 + rng.unit() * 0.3)
             let lean = (rng.unit() - 0.5) * 0.1 * (y0 - y1)
             pts = [Point(x: x - lean / 2, y: y0), Point(x: x + lean / 2, y: y1)]
+        case .split where rng.unit() < 0.3 && line.count >= 2:
+            // A line break: down through the gap between two words, past both ends of them.
+            let (i, _) = pick(2)
+            let a = line[i], b = line[min(i + 1, line.count - 1)]
+            let x = (a.maxX + b.x) / 2 + (rng.unit() - 0.5) * 0.2 * (b.x - a.maxX)
+            let y0 = min(a.y, b.y) - lh * (0.1 + rng.unit() * 0.2), y1 = max(a.maxY, b.maxY) + lh * (0.05 + rng.unit() * 0.15)
+            let lean = (rng.unit() - 0.5) * 0.1 * (y1 - y0)
+            pts = [Point(x: x - lean / 2, y: y0), Point(x: x + lean / 2, y: y1)]
         case .split:
             var (i, _) = pick(1)
             // Split long enough words (a short one has no inside to split).

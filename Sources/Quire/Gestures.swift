@@ -306,9 +306,12 @@ public struct GestureClassifier: Sendable {
             if b.x >= x && b.x - x <= 0.8 * lh { right = true; neighbourHeight = max(neighbourHeight, b.height) }
         }
         // A gesture must not run through content beside the gap.
+        // (A line break reaches past the words beside it, into the lines above and below, so
+        // downward only boxes it crosses over half their height count.)
         var through = false
+        let share = upward ? 0.25 : 0.5
         for b in context.boxes where bbox.x < b.maxX - 0.05 * lh && bbox.maxX > b.x + 0.05 * lh
-            && min(bbox.maxY, b.maxY) - max(bbox.y, b.y) > 0.25 * b.height {
+            && min(bbox.maxY, b.maxY) - max(bbox.y, b.y) > share * b.height {
             through = true
         }
         if !upward {

@@ -90,3 +90,29 @@ struct ImportCommand: ParsableCommand {
         }
     }
 }
+
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "convert",
+        abstract: "Convert a part's (or a block's) handwriting to typeset text and save the package.")
+    @Argument(help: "The package file.") var file: String
+    @Option(help: "Part index (0-based).") var part = 0
+    @Option(help: "Block id to convert instead of the whole part.") var block: String?
+    @Option(help: "edit: typeset in place, still editable with the pen (digitalEdit); publish: reflowed to the block width (digitalPublish).")
+    var to = "edit"
+
+    func run() throws {
+        try runReporting {
+            let states: [String: ConversionState] = ["edit": .digitalEdit, "publish": .digitalPublish]
+            guard let state = states[to.lowercased()] else { throw QuireError(.invalidArgument, "unknown target '\(to)'; use edit or publish") }
+            try withPart(file, index: part, save: true) { editor, _ in
+                try editor.waitForIdle()
+                let target = try block.map { id -> ContentBlock in
+                    guard let b = editor.getBlockById(id) else { throw QuireError(.invalidBlock, "no block '\(id)' in part \(part)") }
+                    return b
+                }
+                try editor.convert(target, targetState: state)
+                print(try editor.export(target, mimeType: .text))
+            }
+        }
+    }
+}

@@ -289,6 +289,17 @@ private let constrained: [(id: String, truth: String, option: String, value: Str
         #expect(text.out.split(separator: "\n").map(String.init) == labels)
         let exported = try runQuire(["export", pkg, "--format", "text"])
         #expect(exported.out.split(separator: "\n").map(String.init) == labels, "export waits for recognition")
+        // Converted in place: the same text, no ink left, each word keeps its place.
+        let copy = dir.path("converted.iink")
+        try FileManager.default.copyItem(atPath: pkg, toPath: copy)
+        let converted = try runQuire(["convert", copy])
+        #expect(converted.status == 0 && converted.out.split(separator: "\n").map(String.init) == labels, "\(converted.err)")
+        #expect(try runQuire(["info", copy]).out.contains("strokes=0"))
+        let placed = try runQuire(["export", copy, "--format", "json"]).out
+        let blocks = try JSONValue.parse(Data(placed.utf8))["children"]?.arrayValue ?? []
+        let widths = blocks.flatMap { $0["words"]?.arrayValue ?? [] }.compactMap { (w: JSONValue) in w["box"]?["width"]?.doubleValue }
+        #expect(placed.contains("\"digitalEdit\"") && widths.count == labels.count && widths.allSatisfy { $0 > 0 }, "typeset words keep their boxes: \(widths)")
+        #expect(try runQuire(["convert", copy, "--to", "sideways"]).status == 2)
         let json = try runQuire(["recognize", pkg, "--json", "--lexicon-mode", "off"])
         let parsed = try JSONValue.parse(Data(json.out.utf8))
         let words = try #require(parsed["parts"]?.arrayValue?.first?["blocks"]?.arrayValue?.first?["words"]?.arrayValue)
