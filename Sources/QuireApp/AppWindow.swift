@@ -1,3 +1,4 @@
+import CCairo
 import CX11
 import Foundation
 import Quire
@@ -77,6 +78,38 @@ public final class AppWindow: EditorDelegate {
     private var prompt: String?   // image path being typed
 
     private var dirtySince: Date?
+
+    // Overlays (see Overlays.swift): child windows of the canvas, redrawn only when their content changes.
+    private var barWindow: Window = 0
+    private var popupWindow: Window = 0
+    private var barSurface: OverlaySurface?
+    private var popupSurface: OverlaySurface?
+    private var canvasOverlay: OverlaySurface?
+    private var bar: CandidateBar?
+    /// Where the bar window is, canvas pixels (nil: hidden).
+    private var barFrame: Rect?
+    private var barDirty = true
+    private var barTransform: Transform?
+    private var barPressed: Int?
+    /// The block the bar follows when no Text block is selected: the one last written in.
+    private var activeBlockId: String?
+    private var lastWords: (blockId: String, words: [RecognizedWord])?
+    private var changedWords: Set<Int> = []
+    private var changedUntil: Date?
+    /// The selected word's box (model mm), highlighted on the page.
+    private var wordHighlight: Rect?
+    private var popup: OverlayMenu?
+    private var popupFrame: Rect?
+    private var popupPressed: Int?
+    /// What the context menu acts on, and where it was opened (canvas pixels).
+    private var menuTarget: (blockId: String?, word: WordRef?, point: Point)?
+    /// Pointer sequences whose press closed a popup: the rest of them is dropped.
+    private var swallowed: Set<Int> = []
+    /// A finger down and still: a context menu opens at the deadline (monotonic ns).
+    private var longPress: (touchId: Int, point: Point, deadline: UInt64)?
+    private static let longPressNs: UInt64 = 600_000_000
+    /// `QUIRE_TRACE=1`: one stdout line per overlay change and applied gesture (for tests and debugging).
+    private let trace = !(ProcessInfo.processInfo.environment["QUIRE_TRACE"] ?? "").isEmpty
     private var autosaveIdle: TimeInterval
     private var exitChord: String
     private let latency = LatencyRecorder()
@@ -153,15 +186,23 @@ public final class AppWindow: EditorDelegate {
         canvas = XCreateSimpleWindow(d, top, 0, Int32(tb), w, max(1, h - tb), 0, black, white)
         // The canvas is always fully painted from the page cache: no server-side clearing.
         XSetWindowBackgroundPixmap(d, canvas, 0)
+        // Overlays: children of the canvas, mapped when shown (XMapSubwindows below maps only the
+        // top-level's children).
+        barWindow = XCreateSimpleWindow(d, canvas, 0, 0, 1, 1, 0, black, white)
+        popupWindow = XCreateSimpleWindow(d, canvas, 0, 0, 1, 1, 0, black, white)
         XSelectInput(d, toolbarWindow, ExposureMask)
         XSelectInput(d, canvas, ExposureMask | StructureNotifyMask)
+        XSelectInput(d, barWindow, ExposureMask)
+        XSelectInput(d, popupWindow, ExposureMask)
         let pointer: [Int32] = [XI_ButtonPress, XI_ButtonRelease, XI_Motion, XI_TouchBegin, XI_TouchUpdate, XI_TouchEnd]
-        x.selectXI(window: canvas, events: pointer)
-        x.selectXI(window: toolbarWindow, events: pointer)
+        for w in [canvas, toolbarWindow, barWindow, popupWindow] { x.selectXI(window: w, events: pointer) }
         x.selectXI(window: x.root, events: [XI_HierarchyChanged, XI_DeviceChanged], deviceId: XIAllDevices)
         let visual = UnsafeMutableRawPointer(quire_DefaultVisual(d, x.screen)!)
         canvasSurface = try CairoSurface.xlib(display: d, drawable: UInt(canvas), visual: visual, width: size.width, height: max(1, size.height - layout.height))
         toolbarSurface = try CairoSurface.xlib(display: d, drawable: UInt(toolbarWindow), visual: visual, width: size.width, height: layout.height)
+        barSurface = try OverlaySurface(display: d, window: UInt(barWindow), visual: visual, width: 1, height: 1)
+        popupSurface = try OverlaySurface(display: d, window: UInt(popupWindow), visual: visual, width: 1, height: 1)
+        canvasOverlay = try OverlaySurface(display: d, window: UInt(canvas), visual: visual, width: size.width, height: max(1, size.height - layout.height))
         clipboard = XClipboard(x: x, window: top)
         try editor.setViewSize(width: size.width, height: max(1, size.height - layout.height))
         try editor.setPart(part)
@@ -214,12 +255,18 @@ public final class AppWindow: EditorDelegate {
             }
             if stop.isSet { finish(save: true); break }
             if quit { break }
+            checkLongPress()
             editor.processPendingResults()
+            if barDirty || barTransform != editor.viewTransform { updateBar() }
             present()
             updateToolbar()
             XFlush(d)
             idleWork()
-            let timeout: Int32 = dirtySince != nil || clipboard.hasPendingRequest || messageUntil != nil ? 250 : 2000
+            var timeout: Int32 = dirtySince != nil || clipboard.hasPendingRequest || messageUntil != nil || changedUntil != nil ? 250 : 2000
+            if let lp = longPress {
+                let now = monotonicNs()
+                timeout = lp.deadline <= now ? 0 : min(timeout, Int32((lp.deadline - now) / 1_000_000) + 1)
+            }
             fds[0].revents = 0; fds[1].revents = 0
             _ = poll(&fds, 2, XPending(d) > 0 ? 0 : timeout)
             if fds[1].revents != 0 { wake.drain() }
@@ -234,6 +281,7 @@ public final class AppWindow: EditorDelegate {
     private func idleWork() {
         clipboard.expire()
         if let until = messageUntil, Date() > until { message = ""; messageUntil = nil }
+        if let until = changedUntil, Date() >= until { barDirty = true }
         if let since = dirtySince, Date().timeIntervalSince(since) >= autosaveIdle, !editor.hasActivePointers {
             autosave()
         }
@@ -281,7 +329,7 @@ public final class AppWindow: EditorDelegate {
     private func present() {
         guard let surface = canvasSurface else { return }
         if let r = renderer.render(part: part.model, state: editor.renderState) {
-            renderer.composite(into: surface, rect: r)
+            compositeCanvas(surface, r)
         }
         if mapped, !announced {
             announced = true
@@ -319,9 +367,13 @@ public final class AppWindow: EditorDelegate {
         case Expose:
             let e = ev.xexpose
             if e.window == canvas, let s = canvasSurface {
-                renderer.composite(into: s, rect: Rect(x: Double(e.x), y: Double(e.y), width: Double(e.width), height: Double(e.height)))
+                compositeCanvas(s, Rect(x: Double(e.x), y: Double(e.y), width: Double(e.width), height: Double(e.height)))
             } else if e.window == toolbarWindow, e.count == 0 {
                 updateToolbar(force: true)
+            } else if e.window == barWindow, e.count == 0, let bar, let s = barSurface {
+                bar.draw(on: s, theme: renderer.theme)
+            } else if e.window == popupWindow, e.count == 0, let popup, let s = popupSurface {
+                popup.draw(on: s, theme: renderer.theme)
             }
         case MapNotify:
             if ev.xmap.window == top {
@@ -363,6 +415,9 @@ public final class AppWindow: EditorDelegate {
         XMoveResizeWindow(x.display, toolbarWindow, 0, 0, UInt32(size.width), UInt32(tb))
         XMoveResizeWindow(x.display, canvas, 0, Int32(tb), UInt32(size.width), UInt32(max(1, size.height - tb)))
         canvasSurface?.setXlibSize(width: size.width, height: max(1, size.height - tb))
+        canvasOverlay?.setSize(width: size.width, height: max(1, size.height - tb))
+        closePopup()
+        barDirty = true
         toolbarSurface?.setXlibSize(width: size.width, height: tb)
         try? editor.setViewSize(width: size.width, height: max(1, size.height - tb))
         updateToolbar(force: true)
@@ -381,14 +436,19 @@ public final class AppWindow: EditorDelegate {
         }
     }
 
+    /// Wall clock minus monotonic clock, ms, taken once: events stamped in the same server
+    /// millisecond then get the same time, and later events never get an earlier one (sampling
+    /// both clocks per event jittered by a millisecond, which could put a double tap's second tap
+    /// before its first).
+    private lazy var wallMinusMonoMs: Int64 =
+        Int64((Date().timeIntervalSince1970 * 1000).rounded()) - Int64(monotonicNs() / 1_000_000)
+
     /// Milliseconds since 1970 for an X server timestamp. Xorg and Xvfb stamp events with
     /// CLOCK_MONOTONIC milliseconds; when that does not hold, the arrival time is used.
     private func epochMs(_ serverTime: Time) -> Int64 {
         let mono = Int64(monotonicNs() / 1_000_000)
-        let wall = Int64((Date().timeIntervalSince1970 * 1000).rounded())
-        let st = Int64(serverTime)
-        let age = (mono & 0xFFFF_FFFF) - st
-        return (0...60_000).contains(age) ? wall - age : wall
+        let age = (mono & 0xFFFF_FFFF) - Int64(serverTime)
+        return ((0...60_000).contains(age) ? mono - age : mono) + wallMinusMonoMs
     }
 
     private func handleGeneric(_ ev: inout XEvent, received: UInt64) {
@@ -424,11 +484,28 @@ public final class AppWindow: EditorDelegate {
         let isTouch = type == XI_TouchBegin || type == XI_TouchUpdate || type == XI_TouchEnd
         let kind: DeviceKind = isTouch ? .touch : (dev.kind == .touch ? .mouse : dev.kind)
         let t = epochMs(de.time)
+        let isPress = type == XI_ButtonPress || type == XI_TouchBegin, isRelease = type == XI_ButtonRelease || type == XI_TouchEnd
+        if de.event == barWindow || de.event == popupWindow {
+            if isPress || isRelease { handleOverlay(de.event, press: isPress, Point(x: de.event_x, y: de.event_y), button: de.detail, touch: isTouch) }
+            return
+        }
         if de.event == toolbarWindow, !(type == XI_Motion || type == XI_TouchUpdate) {
+            if isPress, popup != nil { closePopup() }
             handleToolbar(type, Point(x: de.event_x, y: de.event_y), button: de.detail, touch: isTouch)
             return
         }
         guard de.event == canvas || de.event == toolbarWindow else { return }
+        // A press that closes a popup does nothing else: the rest of its sequence is dropped.
+        let key = InputRouter.pointerId(device: source, touchId: isTouch ? Int(de.detail) : nil)
+        if swallowed.contains(key) {
+            if isRelease { swallowed.remove(key) }
+            return
+        }
+        if popup != nil, isPress {
+            closePopup()
+            swallowed.insert(key)
+            return
+        }
         // Coordinates relative to the canvas even when an implicit grab reports on the toolbar.
         let p = de.event == canvas ? Point(x: de.event_x, y: de.event_y) : Point(x: de.event_x, y: de.event_y - Double(layout.height))
         var phase: InputEvent.Phase
@@ -436,6 +513,11 @@ public final class AppWindow: EditorDelegate {
         case XI_ButtonPress, XI_ButtonRelease:
             if (4...7).contains(de.detail) {
                 if type == XI_ButtonPress { wheel(Int(de.detail), at: p, ctrl: de.mods.effective & ControlMask != 0) }
+                return
+            }
+            if de.detail == 3 {
+                // The right button (or a pen's barrel button) opens the context menu.
+                if type == XI_ButtonPress, !editor.hasActivePointers { openContextMenu(at: p) }
                 return
             }
             guard de.detail == 1 else { return }
@@ -455,13 +537,17 @@ public final class AppWindow: EditorDelegate {
             return
         }
         let changed = router.handle(e)
+        if isTouch {
+            trackLongPress(phase, touchId: Int(de.detail), at: p)
+            if phase == .up { barDirty = true }   // a tap selects a block and a word
+        }
         if changed {
             // Each event reaches the screen now: no frame timer, no batching. A pen move draws
             // just its new segment; page damage (a stroke committed a moment ago, a recognition
             // result) is repainted by the loop once no input is waiting.
             let live = phase == .move ? editor.liveStroke(pointerId: InputRouter.pointerId(device: source, touchId: nil)) : nil
             if let live, let surface = canvasSurface {
-                if let r = renderer.drawLiveSegment(live, state: editor.renderState) { renderer.composite(into: surface, rect: r) }
+                if let r = renderer.drawLiveSegment(live, state: editor.renderState) { compositeCanvas(surface, r) }
             } else {
                 present()
             }
@@ -472,6 +558,11 @@ public final class AppWindow: EditorDelegate {
 
     private func applyPendingUp(_ source: Int) {
         guard let e = pendingUps.removeValue(forKey: source) else { return }
+        // The bar follows the block last written in (looked up once per stroke, never per move).
+        barDirty = true
+        defer {
+            if let b = editor.hitBlock(at: Point(x: e.x, y: e.y)), b.type == "Text" { activeBlockId = b.id }
+        }
         if router.handle(e) {
             present()
             XFlush(x.display)
@@ -567,6 +658,21 @@ public final class AppWindow: EditorDelegate {
             if let name = XKeysymToString(lower) { chord.append(String(cString: name).lowercased()) }
             if chord.joined(separator: "+") == exitChord { finish(save: true); return }
         }
+        if popup != nil {
+            switch Int32(keysym) {
+            case XK_Escape: closePopup()
+            case XK_Up, XK_KP_Up: movePopupHighlight(-1)
+            case XK_Down, XK_KP_Down, XK_Tab: movePopupHighlight(1)
+            case XK_Return, XK_KP_Enter, XK_space:
+                if let p = popup, let i = p.highlighted { activate(p.items[i].action) }
+            default: break
+            }
+            return
+        }
+        if Int32(keysym) == XK_Menu {
+            openContextMenu(at: lastCanvasPoint)
+            return
+        }
         if var p = prompt {
             switch Int32(keysym) {
             case XK_Escape: prompt = nil
@@ -603,6 +709,8 @@ public final class AppWindow: EditorDelegate {
             }
         case XK_Escape:
             editor.setSelection([])
+            editor.selectedWord = nil
+            barDirty = true
         default:
             // Typing goes into the selected Text block (or a new one).
             var text = ""
@@ -702,10 +810,340 @@ public final class AppWindow: EditorDelegate {
         do { _ = try editor.addImage(at: lastCanvasPoint, file: p, mimeType: mime) } catch { show("Cannot insert image: \(message(error))") }
     }
 
+    // MARK: overlays
+
+    /// Paints a canvas rectangle from the renderer, then the selected word's highlight over it.
+    /// The highlight costs one rectangle test per call when it is elsewhere.
+    private func compositeCanvas(_ surface: CairoSurface, _ r: Rect) {
+        renderer.composite(into: surface, rect: r)
+        guard let box = wordHighlight, let o = canvasOverlay else { return }
+        let h = editor.viewTransform.apply(box).insetBy(dx: -3 * scale, dy: -3 * scale)
+        guard h.intersects(r) else { return }
+        let c = o.context()
+        cairo_rectangle(c, r.x, r.y, r.width, r.height)
+        cairo_clip(c)
+        let sel = renderer.theme.selectionColor
+        OverlayMenu.roundedRect(c, h, radius: 4 * scale)
+        cairo_set_source_rgba(c, sel.r, sel.g, sel.b, 0.16)
+        cairo_fill_preserve(c)
+        cairo_set_source_rgba(c, sel.r, sel.g, sel.b, 0.9)
+        cairo_set_line_width(c, 1.5 * scale)
+        cairo_stroke(c)
+        cairo_destroy(c)
+        cairo_surface_flush(o.raw)
+    }
+
+    /// Repaints the page where an overlay was, at once: the canvas has no background for the
+    /// server to paint, and its Expose comes a loop later (a screenshot in between would show the
+    /// old overlay).
+    private func repaintCanvas(_ r: Rect) {
+        guard let s = canvasSurface else { return }
+        compositeCanvas(s, r.insetBy(dx: -1, dy: -1))
+    }
+
+    /// The block the bar shows: the selected Text block, else the one last written in.
+    private func barBlock() -> ContentBlock? {
+        if let id = editor.selection.sorted().first, let b = editor.getBlockById(id), b.type == "Text" { return b }
+        if let id = activeBlockId, let b = editor.getBlockById(id), b.isValid, b.type == "Text" { return b }
+        return nil
+    }
+
+    /// Brings the candidates bar and the word highlight up to date. Runs when content, selection
+    /// or the view changed (flagged by the delegate, pen-ups, taps and keys), never per pen move.
+    private func updateBar() {
+        barDirty = false
+        barTransform = editor.viewTransform
+        let sw = editor.selectedWord
+        let highlight = sw.flatMap { ref -> Rect? in
+            guard let ws = editor.getBlockById(ref.blockId)?.words, ws.indices.contains(ref.index) else { return nil }
+            let r = inkBounds(ws[ref.index])
+            return r.isEmpty ? nil : r
+        }
+        if highlight != wordHighlight {
+            for old in [wordHighlight, highlight].compactMap({ $0 }) {
+                renderer.invalidate(editor.viewTransform.apply(old).insetBy(dx: -6 * scale, dy: -6 * scale))
+            }
+            wordHighlight = highlight
+        }
+        let viewW = Double(size.width), viewH = Double(max(1, size.height - layout.height))
+        guard let block = barBlock(), case let words = block.words, words.contains(where: { !$0.label.isEmpty }) else {
+            hideBar()
+            return
+        }
+        let wordsChanged = lastWords?.blockId != block.id || lastWords?.words != words
+        if let last = lastWords, last.blockId == block.id {
+            if last.words != words {
+                changedWords = CandidateBar.changedWords(old: last.words, new: words)
+                changedUntil = changedWords.isEmpty ? nil : Date().addingTimeInterval(1.5)
+            }
+        } else {
+            changedWords = []
+            changedUntil = nil
+        }
+        if let until = changedUntil, Date() >= until { changedWords = []; changedUntil = nil }
+        lastWords = (block.id, words)
+        let r = editor.viewTransform.apply(block.box)
+        let h = CandidateBar.height(scale: scale)
+        guard r.maxY > 0, r.y < viewH, r.maxX > 0, r.x < viewW else { hideBar(); return }
+        // Just above the block; pinned to the top edge when the block's top is scrolled away.
+        let bx = max(0, min(r.x, viewW - 80 * scale)).rounded()
+        let by = max(0, r.y - h - 2 * scale).rounded()
+        let selected = sw?.blockId == block.id ? sw?.index : nil
+        let newBar = CandidateBar.layout(blockId: block.id, words: words, changed: changedWords, selected: selected,
+                                         scale: scale, maxWidth: max(40, viewW - bx))
+        let frame = Rect(x: bx, y: by, width: newBar.width.rounded(.up), height: h)
+        guard newBar != bar || frame != barFrame || wordsChanged else { return }
+        let d = x.display
+        if frame != barFrame {
+            XMoveResizeWindow(d, barWindow, Int32(frame.x), Int32(frame.y), UInt32(frame.width), UInt32(frame.height))
+            barSurface?.setSize(width: Int(frame.width), height: Int(frame.height))
+            if let old = barFrame { repaintCanvas(old) }
+        }
+        if barFrame == nil { XMapRaised(d, barWindow) }
+        if popup != nil { XRaiseWindow(d, popupWindow) }
+        let contentChanged = newBar != bar
+        bar = newBar
+        barFrame = frame
+        if let s = barSurface { newBar.draw(on: s, theme: renderer.theme) }
+        if trace, contentChanged || wordsChanged { traceBar(newBar, frame, words) }
+    }
+
+    /// Where a word is on the page (model mm): its strokes' bounds, or its box once typeset. The
+    /// recognizer's word box may take in the space before the word, which is not where the ink is.
+    private func inkBounds(_ w: RecognizedWord) -> Rect {
+        let strokes = part.model.strokes
+        let boxes = w.strokeIds.compactMap { strokes[$0]?.bounds }
+        guard let first = boxes.first else { return w.box }
+        return boxes.dropFirst().reduce(first) { $0.union($1) }
+    }
+
+    private func hideBar() {
+        guard let old = barFrame else { return }
+        XUnmapWindow(x.display, barWindow)
+        repaintCanvas(old)
+        barFrame = nil
+        bar = nil
+        barPressed = nil
+        if trace { emitTrace("bar", .object(["block": .null, "words": .array([])])) }
+    }
+
+    private func traceBar(_ bar: CandidateBar, _ frame: Rect, _ words: [RecognizedWord]) {
+        func rect(_ r: Rect) -> JSONValue { .array([r.x, r.y, r.width, r.height].map { .number($0) }) }
+        let items: [JSONValue] = bar.items.map { it in
+            .object(["index": .number(Double(it.index)), "label": .string(it.label), "changed": .bool(it.changed),
+                     "selected": .bool(it.selected), "styles": .array(it.styles.map { .string($0) }), "ink": .bool(it.ink),
+                     "candidates": .number(Double(it.candidateCount)),
+                     "box": rect(editor.viewTransform.apply(inkBounds(words[it.index]))),
+                     "rbox": rect(editor.viewTransform.apply(words[it.index].box)),
+                     "frame": rect(it.frame.offsetBy(dx: frame.x, dy: frame.y))])
+        }
+        emitTrace("bar", .object(["block": .string(bar.blockId), "frame": rect(frame), "words": .array(items)]))
+    }
+
+    private func emitTrace(_ what: String, _ v: JSONValue) {
+        // What the line reports is on the screen by the time anyone reads it.
+        XSync(x.display, 0)
+        FileHandle.standardOutput.write(Data("quire: \(what) \(v.serialized(pretty: false))\n".utf8))
+    }
+
+    private func handleOverlay(_ window: Window, press: Bool, _ p: Point, button: Int32, touch: Bool) {
+        if !touch, button != 1 { return }
+        if window == barWindow {
+            guard let bar else { return }
+            let hit = bar.item(at: p)?.index
+            if press {
+                barPressed = hit
+                closePopup()
+                return
+            }
+            defer { barPressed = nil }
+            guard let i = hit, i == barPressed, let f = barFrame, let it = bar.item(at: p) else { return }
+            openCandidates(WordRef(blockId: bar.blockId, index: i), at: Point(x: f.x + it.frame.x, y: f.maxY + 2 * scale))
+        } else if let popup {
+            let hit = popup.item(at: p)
+            if press { popupPressed = hit; return }
+            defer { popupPressed = nil }
+            guard let i = hit, i == popupPressed else { return }
+            activate(popup.items[i].action)
+        }
+    }
+
+    private func openCandidates(_ ref: WordRef, at p: Point) {
+        guard let words = editor.getBlockById(ref.blockId)?.words, words.indices.contains(ref.index),
+              let cands = try? editor.candidates(ref), !cands.isEmpty else {
+            show("No other readings for this word.", seconds: 3)
+            return
+        }
+        let w = words[ref.index]
+        let items = cands.enumerated().map { i, c in
+            OverlayMenu.Item(label: c.label, action: .candidate(ref, i), enabled: true, current: i == w.selected)
+        }
+        editor.selectedWord = ref
+        barDirty = true
+        showPopup(OverlayMenu(items: items, highlighted: nil, scale: scale, title: "Candidates"), kind: "candidates", at: p)
+    }
+
+    /// The context menu (long press, right button, Menu key) for the block and word under a point.
+    private func openContextMenu(at p: Point) {
+        closePopup()
+        let block = editor.hitBlock(at: p)
+        let word = editor.hitWord(at: p)
+        if let block { editor.setSelection([block.id]) }
+        if let word { editor.selectedWord = word }
+        var wordLabel = ""
+        var wordHasInk = false
+        var hasCandidates = false
+        if let word, let ws = editor.getBlockById(word.blockId)?.words, ws.indices.contains(word.index) {
+            wordLabel = ws[word.index].label
+            wordHasInk = !ws[word.index].strokeIds.isEmpty
+            hasCandidates = !ws[word.index].candidates.isEmpty
+        }
+        let recognizable = block.map { ["Text", "Math", "Diagram"].contains($0.type) } ?? false
+        var items: [OverlayMenu.Item] = [
+            .init(label: "Copy", action: .copy, enabled: block != nil),
+            .init(label: "Paste", action: .paste, enabled: true),
+            .init(label: "Remove", action: .remove, enabled: block != nil),
+        ]
+        if let word, wordHasInk { items.append(.init(label: "Convert word", action: .convertWord(word), enabled: true)) }
+        items.append(.init(label: "Convert", action: .convertBlock, enabled: recognizable))
+        items.append(.init(label: "Export", action: .export, enabled: block != nil))
+        items.append(.init(label: "Candidates", action: .candidates(word), enabled: word != nil && hasCandidates))
+        let title = !wordLabel.isEmpty ? "\u{201C}\(wordLabel)\u{201D}" : block != nil ? "Block" : "Page"
+        barDirty = true
+        showPopup(OverlayMenu(items: items, highlighted: nil, scale: scale, title: title), kind: "menu", at: p)
+        menuTarget = (block?.id, word, p)
+    }
+
+    private func showPopup(_ menu: OverlayMenu, kind: String, at p: Point) {
+        closePopup()
+        let viewW = Double(size.width), viewH = Double(max(1, size.height - layout.height))
+        let (w, h) = menu.size
+        let px = max(0, min(p.x, viewW - w)).rounded()
+        var py = p.y.rounded()
+        if py + h > viewH { py = max(0, p.y - h).rounded() }
+        let d = x.display
+        XMoveResizeWindow(d, popupWindow, Int32(px), Int32(py), UInt32(w), UInt32(h))
+        popupSurface?.setSize(width: Int(w), height: Int(h))
+        XMapRaised(d, popupWindow)
+        popup = menu
+        popupFrame = Rect(x: px, y: py, width: w, height: h)
+        if let s = popupSurface { menu.draw(on: s, theme: renderer.theme) }
+        if trace {
+            let items: [JSONValue] = menu.items.indices.map { i in
+                let f = menu.frame(of: i).offsetBy(dx: px, dy: py)
+                return .object(["label": .string(menu.items[i].label), "enabled": .bool(menu.items[i].enabled),
+                                "current": .bool(menu.items[i].current),
+                                "frame": .array([f.x, f.y, f.width, f.height].map { .number($0) })])
+            }
+            emitTrace("popup", .object(["kind": .string(kind), "title": .string(menu.title), "items": .array(items)]))
+        }
+    }
+
+    private func closePopup() {
+        guard popup != nil else { return }
+        XUnmapWindow(x.display, popupWindow)
+        if let f = popupFrame { repaintCanvas(f) }
+        popup = nil
+        popupFrame = nil
+        popupPressed = nil
+        menuTarget = nil
+        if trace { emitTrace("popup", .object(["kind": .null])) }
+    }
+
+    private func movePopupHighlight(_ step: Int) {
+        guard var p = popup else { return }
+        p.move(step)
+        popup = p
+        if let s = popupSurface { p.draw(on: s, theme: renderer.theme) }
+    }
+
+    private func activate(_ action: OverlayMenu.Action) {
+        let target = menuTarget
+        closePopup()
+        barDirty = true
+        let block = target?.blockId.flatMap { editor.getBlockById($0) }
+        do {
+            switch action {
+            case let .candidate(ref, i):
+                try editor.selectCandidate(ref, candidateIndex: i)
+            case .copy:
+                copySelection()
+            case .paste:
+                if let t = target { lastCanvasPoint = t.point }
+                pasteClipboard()
+            case .remove:
+                if let block { try editor.removeBlock(block) }
+            case let .convertWord(ref):
+                try editor.convert(ref, targetState: .digitalEdit)
+            case .convertBlock:
+                if let block {
+                    try editor.waitForIdle()
+                    try editor.convert(block, targetState: .digitalEdit)
+                }
+            case .export:
+                if let block { exportBlock(block) }
+            case let .candidates(ref):
+                if let ref, let t = target { openCandidates(ref, at: t.point) }
+            }
+        } catch { show("\(message(error))") }
+    }
+
+    /// Writes a block beside the package as PNG, and as text when it has any.
+    private func exportBlock(_ b: ContentBlock) {
+        let url = URL(fileURLWithPath: package.path)
+        let base = url.deletingLastPathComponent().appendingPathComponent(url.deletingPathExtension().lastPathComponent + "-" + b.id).path
+        do {
+            try editor.export(b, to: base + ".png", mimeType: .png)
+            var names = [(base as NSString).lastPathComponent + ".png"]
+            if let text = try? editor.export(b, mimeType: .text), !text.isEmpty {
+                try editor.export(b, to: base + ".txt", mimeType: .text)
+                names.append((base as NSString).lastPathComponent + ".txt")
+            }
+            show("Exported " + names.joined(separator: " and "))
+        } catch { show("Export failed: \(message(error))") }
+    }
+
+    private func trackLongPress(_ phase: InputEvent.Phase, touchId: Int, at p: Point) {
+        switch phase {
+        case .down:
+            // One still finger on the hand tool; a second finger (a pinch) cancels it.
+            if longPress == nil, router.lastDropReason == nil, router.activeTouchCount == 1,
+               editor.toolController.tool(for: .touch) == .hand {
+                longPress = (touchId, p, monotonicNs() + Self.longPressNs)
+            } else {
+                longPress = nil
+            }
+        case .move:
+            if let lp = longPress, lp.touchId == touchId, hypot(p.x - lp.point.x, p.y - lp.point.y) > 8 * scale { longPress = nil }
+        case .up:
+            if longPress?.touchId == touchId { longPress = nil }
+        case .hover:
+            break
+        }
+    }
+
+    private func checkLongPress() {
+        guard let lp = longPress, monotonicNs() >= lp.deadline else { return }
+        longPress = nil
+        // The finger's tap or drag ends here: what it does from now on is the menu's.
+        router.cancelTouches()
+        openContextMenu(at: lp.point)
+    }
+
     // MARK: EditorDelegate
 
     public func contentChanged(_ editor: Editor, blockIds: [String]) {
         dirtySince = Date()  // autosave counts idle time from the last change
+        barDirty = true
+    }
+
+    public func gestureApplied(_ editor: Editor, gesture: Gesture) {
+        barDirty = true
+        if let b = editor.getBlockById(gesture.blockId), b.type == "Text" { activeBlockId = b.id }
+        if trace {
+            emitTrace("gesture", .object(["kind": .string(gesture.kind.configName), "block": .string(gesture.blockId),
+                                          "words": .array(gesture.words.map { .number(Double($0.index)) })]))
+        }
     }
 
     public func onError(_ editor: Editor, blockId: String, code: QuireError.Code, message: String) {

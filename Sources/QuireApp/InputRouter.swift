@@ -43,6 +43,9 @@ public final class InputRouter {
 
     public init(editor: Editor) { self.editor = editor }
 
+    /// Fingers down that are not rejected (palm) or ignored (a third finger).
+    public var activeTouchCount: Int { touches.values.filter { !$0.rejected }.count }
+
     /// The editor pointer id used for a device (pens, erasers, mice) or a touch sequence.
     public static func pointerId(device: Int, touchId: Int?) -> Int {
         if let t = touchId { return (1 << 32) + t }

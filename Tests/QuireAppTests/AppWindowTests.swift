@@ -255,7 +255,9 @@ struct AppWindowTests {
         try pen.proximityIn(x: ox + 100, y: oy + 100)
         try pen.hover(x: ox + 100, y: oy + 100)
         try touch.touchDrag(id: 2, points: (0 ... 15).map { (ox + 600, oy + 300 - Double($0) * 10) })
-        try pen.penStroke(points: (0 ... 20).map { (ox + 100 + Double($0) * 8, oy + 100, 0.6) }, proximity: false)
+        // A scribble: a straight line this long above a block is a slice gesture (it would open
+        // space and move the block down), not ink.
+        try pen.penStroke(points: (0 ... 20).map { (ox + 100 + Double($0) * 8, oy + 100 + sin(Double($0)) * 10, 0.6) }, proximity: false)
         try pen.proximityOut(x: ox + 260, y: oy + 100)
         #expect(try settle(r, (90, 80, 200, 40)) { $0 > 80 } > 80)
         #expect(try settle(r, moved) { $0 > 100 } > 100, "a palm touch during pen use scrolled the page")
