@@ -163,11 +163,23 @@ extension Editor {
         var ink = Rect.zero
         for id in w.strokeIds { if let r = strokeBounds(id) { ink = ink.union(r) } }
         guard ink != .zero else { return w }
+        // Only a box reaching past its ink by more than rounding changes.
+        let e = 0.005
+        guard w.box.x < ink.x - e || w.box.maxX > ink.maxX + e || w.box.y < ink.y - e || w.box.maxY > ink.maxY + e else { return w }
         let x0 = max(w.box.x, ink.x), x1 = min(w.box.maxX, ink.maxX)
         let y0 = max(w.box.y, ink.y), y1 = min(w.box.maxY, ink.maxY)
         guard x1 > x0, y1 > y0 else { return w }
         var t = w
         t.box = Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        // Characters stay inside their word (the first one had the gap too).
+        t.chars = w.chars.map { c in
+            guard !c.box.isEmpty else { return c }
+            var c = c
+            let cx0 = min(max(c.box.x, x0), x1), cx1 = max(min(c.box.maxX, x1), cx0)
+            let cy0 = min(max(c.box.y, y0), y1), cy1 = max(min(c.box.maxY, y1), cy0)
+            c.box = Rect(x: cx0, y: cy0, width: cx1 - cx0, height: cy1 - cy0)
+            return c
+        }
         return t
     }
 
