@@ -72,3 +72,15 @@ public struct BlockData: Codable, Equatable, Sendable {
         self.text = text; self.conversion = conversion; self.words = words; self.image = image; self.properties = properties
     }
 }
+
+extension RecognizedWord {
+    /// Where the word's letters sit: the lowest bottom of its characters that have no descender,
+    /// else its box bottom raised by a third for a word with descenders (g, j, p, q, y). A word's
+    /// box bottom alone puts a word like "secretary" a line too low when snapped to the guides.
+    public var baselineEstimate: Double {
+        let descenders: Set<Character> = ["g", "j", "p", "q", "y", ",", ";"]
+        let sitting = chars.filter { !$0.box.isEmpty && !$0.label.contains(where: { descenders.contains($0) }) }
+        if !sitting.isEmpty { return sitting.map(\.box.maxY).max()! }
+        return label.contains(where: { descenders.contains($0) }) ? box.maxY - box.height / 3 : box.maxY
+    }
+}

@@ -392,12 +392,13 @@ public final class PageRenderer {
         var runs: [TextRun] = []
         var lineEnd: [Int: Double] = [:]
         func baselineOf(_ w: RecognizedWord) -> Double {
+            let bottom = w.baselineEstimate
             if b.type == "Text", spacing > 0 {
-                let k = ((w.box.maxY - origin) / spacing).rounded()
+                let k = ((bottom - origin) / spacing).rounded()
                 let y = origin + k * spacing
-                if abs(y - w.box.maxY) < spacing / 2 { return y }
+                if abs(y - bottom) < spacing / 2 { return y }
             }
-            return w.box.maxY
+            return bottom
         }
         // By line first (the guide a word sits on, not its box bottom, which varies with the
         // letters), then left to right: a later word is only ever pushed right by earlier ones.

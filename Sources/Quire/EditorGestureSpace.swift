@@ -17,7 +17,7 @@ extension Editor {
     /// The band of a typeset word: the guide its ink sat on (the bottom of its box, rounded to
     /// the nearest baseline, so descenders do not push it a line down).
     private func wordBand(_ w: RecognizedWord, top: Double) -> Int {
-        Int(((w.box.maxY - top) / guideSpacing).rounded()) - 1
+        Int(((w.baselineEstimate - top) / guideSpacing).rounded()) - 1
     }
 
     /// The band of a stroke: where its middle sample lies by height (dots, descenders and
