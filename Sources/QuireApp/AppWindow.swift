@@ -1002,8 +1002,12 @@ public final class AppWindow: EditorDelegate {
         var items: [OverlayMenu.Item] = [
             .init(label: "Copy", action: .copy, enabled: block != nil),
             .init(label: "Paste", action: .paste, enabled: true),
-            .init(label: "Remove", action: .remove, enabled: block != nil),
+            .init(label: "Remove block", action: .remove, enabled: block != nil),
         ]
+        // (Typed words have no place on the page, so a word under the finger is ink or typeset in place.)
+        if let word, !wordLabel.isEmpty {
+            items.append(.init(label: "Remove word", action: .removeWord(word), enabled: true))
+        }
         if let word, wordHasInk { items.append(.init(label: "Convert word", action: .convertWord(word), enabled: true)) }
         items.append(.init(label: "Convert", action: .convertBlock, enabled: recognizable))
         items.append(.init(label: "Export", action: .export, enabled: block != nil))
@@ -1073,6 +1077,8 @@ public final class AppWindow: EditorDelegate {
                 pasteClipboard()
             case .remove:
                 if let block { try editor.removeBlock(block) }
+            case let .removeWord(ref):
+                try editor.removeWord(ref)
             case let .convertWord(ref):
                 try editor.convert(ref, targetState: .digitalEdit)
             case .convertBlock:

@@ -196,7 +196,7 @@ struct CandidateBar: Equatable {
 struct OverlayMenu: Equatable {
     enum Action: Equatable {
         case candidate(WordRef, Int)
-        case copy, paste, remove, convertWord(WordRef), convertBlock, export, candidates(WordRef?)
+        case copy, paste, remove, removeWord(WordRef), convertWord(WordRef), convertBlock, export, candidates(WordRef?)
     }
     struct Item: Equatable {
         var label: String

@@ -333,7 +333,7 @@ struct GestureWindowTests {
         #expect(menu["kind"] as? String == "menu")
         let items = (menu["items"] as? [[String: Any]]) ?? []
         let labels = items.compactMap { $0["label"] as? String }
-        #expect(["Copy", "Paste", "Remove", "Convert", "Export", "Candidates"].allSatisfy(labels.contains), "\(labels)")
+        #expect(["Copy", "Paste", "Remove block", "Convert", "Export", "Candidates"].allSatisfy(labels.contains), "\(labels)")
         let export = try #require(items.first { $0["label"] as? String == "Export" })
         #expect(export["enabled"] as? Bool == true)
         let f = (export["frame"] as? [Double]) ?? [0, 0, 0, 0]
