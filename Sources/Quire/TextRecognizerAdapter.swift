@@ -36,6 +36,9 @@ public final class TextRecognizerAdapter: InkRecognizer, @unchecked Sendable {
     private var cache: [LineKey: CachedLine] = [:]
     private var tick = 0
     private var linesRun = 0
+    private var networkNanos: UInt64 = 0
+    private var decodeNanos: UInt64 = 0
+    private var framesRun = 0
 
     /// An adapter that loads `modelURL` when first used; a missing or corrupt file then makes every
     /// request throw a `QuireError` (reported through the editor's `onError`).
@@ -57,6 +60,13 @@ public final class TextRecognizerAdapter: InkRecognizer, @unchecked Sendable {
 
     /// Lines the network has read so far (cache misses); cached lines do not count.
     public var linesRecognized: Int { lock.withLock { linesRun } }
+
+    /// Work done so far over all lines read (for benchmarks: the rest of a request is line splitting
+    /// and bookkeeping): network output frames, CPU seconds in the network (preprocessing and forward
+    /// passes) and in decoding.
+    public var workDone: (frames: Int, network: Double, decoding: Double) {
+        lock.withLock { (framesRun, Double(networkNanos) / 1e9, Double(decodeNanos) / 1e9) }
+    }
 
     /// Forgets cached line results.
     public func clearCache() { lock.withLock { cache.removeAll() } }
@@ -165,10 +175,18 @@ public final class TextRecognizerAdapter: InkRecognizer, @unchecked Sendable {
                 result = hit
             } else {
                 let lineStrokes = group.map { points[$0] }
+                let t0 = Self.threadCPUNanos()
                 guard let (m, ink) = resolved.recognizer.logProbabilities(strokes: lineStrokes) else {
                     throw QuireError(.recognitionError, "line \(lineNumber + 1) of block '\(request.blockId)' holds too much ink to recognize (more than \(resolved.recognizer.model.preprocess.maxPoints) resampled points)")
                 }
+                let t1 = Self.threadCPUNanos()
                 result = resolved.recognizer.decode(m, ink: ink, options: resolved.options)
+                let t2 = Self.threadCPUNanos()
+                lock.withLock {
+                    networkNanos += t1 - t0
+                    decodeNanos += t2 - t1
+                    framesRun += m.frames
+                }
                 store(key, result)
             }
             let lineWords = Self.words(result, strokes: group.map { strokes[$0] }, points: group.map { points[$0] }, line: lineNumber)
@@ -224,6 +242,13 @@ public final class TextRecognizerAdapter: InkRecognizer, @unchecked Sendable {
             }
         }
         return groups.map { $0.members.sorted() }
+    }
+
+    /// CPU time of the calling thread (what the work costs, whatever else the machine runs).
+    static func threadCPUNanos() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 
     static func inkHash(_ strokes: [InkStroke]) -> Int {
