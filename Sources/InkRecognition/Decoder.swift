@@ -95,9 +95,11 @@ struct WordConstraint {
 
 @inline(__always)
 func logAdd(_ a: Double, _ b: Double) -> Double {
-    if a == -.infinity { return b }
-    if b == -.infinity { return a }
-    return a > b ? a + log1p(exp(b - a)) : b + log1p(exp(a - b))
+    // Terms more than 30 nats apart change the sum by less than 1e-13: skip exp and log1p.
+    let d = a - b
+    if d > 30 || b == -.infinity { return a }
+    if d < -30 || a == -.infinity { return b }
+    return d > 0 ? a + log1p(exp(-d)) : b + log1p(exp(d))
 }
 
 enum CTCDecoder {
@@ -143,6 +145,7 @@ enum CTCDecoder {
         var pb: Double
         var pnb: Double
         var total: Double = -.infinity
+        var rank: Double = -.infinity  // total plus the prefix's language-model score
     }
 
     /// CTC prefix beam search. `allowed[c]` masks classes; `constraint` (optional) restricts words to a
@@ -153,7 +156,7 @@ enum CTCDecoder {
     /// constraint only complete words end a path. Scores include the language-model terms.
     static func beamSearch(_ m: LogProbMatrix, frames range: Range<Int>? = nil, beamWidth: Int, nBest: Int,
                            allowed: [Bool]?, constraint: WordConstraint?, allowSpace: Bool = true,
-                           lm: LMFusion? = nil, prune: Float = 12, maxCandidates: Int = 10) -> [DecodedPath] {
+                           lm: LMFusion? = nil, prune: Float = 8, maxCandidates: Int = 6) -> [DecodedPath] {
         m.values.withUnsafeBufferPointer { values in
             beamSearch(values.baseAddress!, m: m, frames: range ?? 0 ..< m.frames, beamWidth: beamWidth, nBest: nBest,
                        allowed: allowed, constraint: constraint, allowSpace: allowSpace, lm: lm, prune: prune,
@@ -172,8 +175,6 @@ enum CTCDecoder {
         var next: [Beam] = []
         var candidates: [Int] = []
         let spaceClass = constraint?.spaceClass ?? 1
-        // The beam's rank: acoustic log probability plus the prefix's language-model score.
-        func rank(_ b: Beam) -> Double { b.total + nodes[b.node].lmScore }
         for t in r {
             let row = values + t * classes
             next.removeAll(keepingCapacity: true)
@@ -243,10 +244,11 @@ enum CTCDecoder {
             }
             for i in next.indices {
                 next[i].total = logAdd(next[i].pb, next[i].pnb)
+                next[i].rank = next[i].total + nodes[next[i].node].lmScore
                 nodes[next[i].node].slot = -1
             }
             if next.count > width {
-                next.sort { rank($0) > rank($1) }
+                next.sort { $0.rank > $1.rank }
                 next.removeSubrange(width...)
             }
             swap(&beams, &next)
