@@ -30,6 +30,8 @@ public final class TextRecognizerAdapter: InkRecognizer, @unchecked Sendable {
     }
 
     public let modelURL: URL
+    /// Where the character language model comes from.
+    public let languageModel: LanguageModelSource
     /// Most lines kept in the result cache.
     public let cacheLimit: Int
     private let lock = NSLock()
@@ -42,9 +44,36 @@ public final class TextRecognizerAdapter: InkRecognizer, @unchecked Sendable {
 
     /// An adapter that loads `modelURL` when first used; a missing or corrupt file then makes every
     /// request throw a `QuireError` (reported through the editor's `onError`).
-    public init(modelURL: URL, cacheLimit: Int = 512) {
+    public init(modelURL: URL, cacheLimit: Int = 512, languageModel: LanguageModelSource = .besideWeights) {
         self.modelURL = modelURL
         self.cacheLimit = max(0, cacheLimit)
+        self.languageModel = languageModel
+    }
+
+    /// The character n-gram model used with the network.
+    public enum LanguageModelSource: Sendable, Equatable {
+        /// None: the network, beam search and lexicon only.
+        case none
+        /// `$QUIRE_LANGUAGE_MODEL` if set, else `quire-lm.bin` beside the weights if it exists
+        /// (no file: no language model; an unreadable or corrupt one is an error).
+        case besideWeights
+        /// This file (missing, unreadable or corrupt: an error).
+        case file(URL)
+    }
+
+    /// The loaded language model, or nil (throws `resourceMissing` or `recognitionError`).
+    public func loadedLanguageModel() throws -> CharacterLanguageModel? {
+        switch languageModel {
+        case .none: return nil
+        case let .file(url): return try ModelStore.shared.languageModel(at: url)
+        case .besideWeights:
+            if let p = ProcessInfo.processInfo.environment["QUIRE_LANGUAGE_MODEL"], !p.isEmpty {
+                return try ModelStore.shared.languageModel(at: URL(fileURLWithPath: p))
+            }
+            let url = modelURL.deletingLastPathComponent().appendingPathComponent(CharacterLanguageModel.defaultFileName)
+            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            return try ModelStore.shared.languageModel(at: url)
+        }
     }
 
     /// An adapter whose weights are loaded now; throws `resourceMissing` for a missing or
@@ -140,9 +169,12 @@ public final class TextRecognizerAdapter: InkRecognizer, @unchecked Sendable {
             let custom = o["lexicon"].flatMap { $0.isEmpty ? nil : $0 }
             (lexicon, lexiconId) = try LexiconStore.shared.lexicon(customPath: custom, withSystem: useSystem)
         }
+        let lm = try loadedLanguageModel()
         let fp = [opts.allowedCharacters.map { String($0.sorted()) } ?? "*", opts.regularExpression ?? "",
-                  "\(opts.lexiconMode)", lexiconId].joined(separator: "\u{1}")
-        return Resolved(recognizer: TextRecognizer(model: net, lexicon: lexicon), options: opts, fingerprint: fp)
+                  "\(opts.lexiconMode)", lexiconId, lm.map { "lm\(ObjectIdentifier($0).hashValue)" } ?? "no-lm"]
+            .joined(separator: "\u{1}")
+        return Resolved(recognizer: TextRecognizer(model: net, lexicon: lexicon, languageModel: lm), options: opts,
+                        fingerprint: fp)
     }
 
     // MARK: recognition
@@ -332,11 +364,33 @@ public final class TextRecognizerAdapter: InkRecognizer, @unchecked Sendable {
     }
 }
 
-/// Recognizer weights shared by the process, by path; a file changed on disk is read again.
+/// Recognizer weights and language models shared by the process, by path; a file changed on disk is
+/// read again.
 final class ModelStore: @unchecked Sendable {
     static let shared = ModelStore()
     private let lock = NSLock()
     private var models: [String: (stamp: String, model: RecognitionModel)] = [:]
+    private var languageModels: [String: (stamp: String, model: CharacterLanguageModel)] = [:]
+
+    func languageModel(at url: URL) throws -> CharacterLanguageModel {
+        let path = url.path
+        let attrs = try? FileManager.default.attributesOfItem(atPath: path)
+        guard let attrs, (attrs[.type] as? FileAttributeType) == .typeRegular else {
+            throw QuireError(.resourceMissing, "character language model not found at \(path) (set QUIRE_LANGUAGE_MODEL or install Resources/recognition/\(CharacterLanguageModel.defaultFileName))")
+        }
+        let stamp = "\((attrs[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)|\((attrs[.size] as? NSNumber)?.intValue ?? -1)"
+        return try lock.withLock {
+            if let m = languageModels[path], m.stamp == stamp { return m.model }
+            do {
+                let m = try CharacterLanguageModel(contentsOf: url)
+                languageModels[path] = (stamp, m)
+                return m
+            } catch let e as LanguageModelError {
+                if case .fileUnreadable = e { throw QuireError(.resourceMissing, e.description) }
+                throw QuireError(.recognitionError, "character language model at \(path) is unusable: \(e.description)")
+            }
+        }
+    }
 
     func model(at url: URL) throws -> RecognitionModel {
         let path = url.path

@@ -13,6 +13,20 @@ struct RecognitionFlags: ParsableArguments {
     @Flag(name: .customLong("no-system-lexicon"), help: "Do not use the system word list (wamerican).") var noSystemLexicon = false
     @Option(help: "Each recognized line must match this regular expression.") var regex: String?
     @Option(help: "Recognizer weights (default: the bundled quire-rec.bin).") var model: String?
+    @Option(name: .customLong("lm"), help: "Character language model (default: quire-lm.bin beside the weights, if present).") var languageModel: String?
+    @Flag(name: .customLong("no-lm"), help: "Decode without the character language model.") var noLanguageModel = false
+    @Option(name: .customLong("lm-weight"), help: "Weight of the language model in the beam search (default \(RecognitionOptions.defaultLanguageModelWeight)).")
+    var languageModelWeight: Double?
+    @Option(name: .customLong("char-bonus"), help: "Per-character bonus with the language model (default \(RecognitionOptions.defaultCharacterBonus)).")
+    var characterBonus: Double?
+
+    /// Decoder options with the language-model flags applied.
+    func decoderOptions(_ base: RecognitionOptions) -> RecognitionOptions {
+        var o = base
+        if let languageModelWeight { o.languageModelWeight = languageModelWeight }
+        if let characterBonus { o.characterBonus = characterBonus }
+        return o
+    }
 
     /// The `text.configuration.*` values (without the prefix) these flags stand for.
     var options: [String: String] {
@@ -40,16 +54,24 @@ struct RecognitionFlags: ParsableArguments {
     /// The adapter with its weights loaded and the settings checked, so that bad flags or weights
     /// fail before any work.
     func adapter() throws -> TextRecognizerAdapter {
-        let a: TextRecognizerAdapter
+        if let languageModelWeight, !(languageModelWeight >= 0 && languageModelWeight.isFinite) {
+            throw QuireError(.invalidArgument, "--lm-weight must be a finite number >= 0")
+        }
+        if let characterBonus, !characterBonus.isFinite { throw QuireError(.invalidArgument, "--char-bonus must be finite") }
+        let lm: TextRecognizerAdapter.LanguageModelSource = noLanguageModel ? .none
+            : languageModel.map { .file(URL(fileURLWithPath: $0)) } ?? .besideWeights
+        let url: URL
         if let model {
-            a = try TextRecognizerAdapter.load(modelURL: URL(fileURLWithPath: model))
+            url = URL(fileURLWithPath: model)
         } else {
-            guard let shared = TextRecognizerAdapter.shared else {
+            guard let shared = TextRecognizerAdapter.defaultWeightsURL() else {
                 throw QuireError(.resourceMissing, "no recognizer weights found: install Resources/recognition/quire-rec.bin, set QUIRE_RECOGNITION_MODEL or pass --model")
             }
-            _ = try shared.model()
-            a = shared
+            url = shared
         }
+        let a = model == nil && lm == .besideWeights ? (TextRecognizerAdapter.shared ?? TextRecognizerAdapter(modelURL: url))
+            : TextRecognizerAdapter(modelURL: url, languageModel: lm)
+        _ = try a.model()
         _ = try a.configured(options: options)
         return a
     }
@@ -134,7 +156,8 @@ struct RecognizeCommand: ParsableCommand {
     }
 
     private func recognizeSamples(_ adapter: TextRecognizerAdapter) throws {
-        let (recognizer, base) = try adapter.configured(options: flags.options)
+        let (recognizer, configured) = try adapter.configured(options: flags.options)
+        let base = flags.decoderOptions(configured)
         let samples = try SampleFile.read(file, validationOnly: validationOnly).prefix(limit ?? .max)
         var ok = 0
         for s in samples {
@@ -158,7 +181,7 @@ struct RecognizeCommand: ParsableCommand {
 enum SampleFile {
     /// Parses a .jsonl or .jsonl.gz file; with `validationOnly`, lines of training writers are skipped
     /// before the (slow) JSON parse.
-    static func read(_ path: String, validationOnly: Bool) throws -> [InkRecognition.InkSample] {
+    static func read(_ path: String, validationOnly: Bool, tuningOnly: Bool = false) throws -> [InkRecognition.InkSample] {
         let data = try Gzip.decompress(try FileIO.readFile(path, maxBytes: 512 << 20), maxBytes: 2 << 30)
         var out: [InkRecognition.InkSample] = []
         var lineNo = 0
@@ -166,11 +189,13 @@ enum SampleFile {
             lineNo += 1
             if line.allSatisfy({ $0 == 32 || $0 == 13 || $0 == 9 }) { continue }
             if validationOnly, let w = writer(line), !RecognitionMetrics.isValidationWriter(w) { continue }
+            if tuningOnly, let w = writer(line), !RecognitionMetrics.isLanguageModelTuningWriter(w) { continue }
             let s: InkRecognition.InkSample
             do { s = try InkRecognition.InkSample(jsonLine: Data(line)) } catch {
                 throw QuireError(.importError, "\(path) line \(lineNo): not a handwriting sample (\(error))")
             }
             if validationOnly && !s.isValidation { continue }
+            if tuningOnly && !RecognitionMetrics.isLanguageModelTuningWriter(s.writer) { continue }
             out.append(s)
         }
         return out
@@ -248,6 +273,8 @@ struct EvalCommand: ParsableCommand {
     @Option(help: "At most this many samples per category and file, evenly spread over the file.") var limit: Int?
     @Flag(name: .customLong("validation-only"), help: "Only writers of the writer-disjoint validation split (RecognitionMetrics.isValidationWriter).")
     var validationOnly = false
+    @Flag(name: .customLong("lm-tuning-writers"), help: "Only the training writers the language-model weights are tuned on (their texts are held out of a model built with build_lm.py --exclude-writers-mod 10/0).")
+    var tuningOnly = false
     @Option(help: "Words on the timed page (0: no page).") var pageWords = 500
     @Option(help: "wall (default) or cpu: time with the thread's CPU clock, for a machine busy with other work.")
     var clock: SampleFile.Clock = .wall
@@ -285,13 +312,17 @@ struct EvalCommand: ParsableCommand {
             guard !jsonl.isEmpty else { throw QuireError(.invalidArgument, "give one or more sample files with --jsonl FILE...") }
             if let limit, limit <= 0 { throw QuireError(.invalidArgument, "--limit must be positive") }
             let adapter = try flags.adapter()
-            let (recognizer, base) = try adapter.configured(options: flags.options)
+            if validationOnly && tuningOnly { throw QuireError(.invalidArgument, "--validation-only and --lm-tuning-writers exclude each other") }
+            let (recognizer, configured) = try adapter.configured(options: flags.options)
+            let base = flags.decoderOptions(configured)
+            let lmLine = try adapter.loadedLanguageModel().map { "\($0.order)-gram model (\($0.count) n-grams), weight \(base.languageModelWeight), bonus \(base.characterBonus)" } ?? "none"
+            print("language model: \(lmLine)")
             print("weights: \(adapter.modelURL.path) (training step \(try adapter.model().trainingStep)), kernels: \(RecognitionKernels.current.rawValue), clock: \(clock.rawValue)")
-            print("samples: \(validationOnly ? "validation writers only (writer-disjoint split)" : "all writers")\(limit.map { ", at most \($0) per category and file" } ?? "")")
+            print("samples: \(validationOnly ? "validation writers only (writer-disjoint split)" : tuningOnly ? "language-model tuning writers (training split)" : "all writers")\(limit.map { ", at most \($0) per category and file" } ?? "")")
             var total: [String: Tally] = [:]
             var pageSource: [InkRecognition.InkSample] = []
             for path in jsonl {
-                let all = try SampleFile.read(path, validationOnly: validationOnly)
+                let all = try SampleFile.read(path, validationOnly: validationOnly, tuningOnly: tuningOnly)
                 var byCat: [String: [InkRecognition.InkSample]] = [:]
                 for s in all where Self.categories.contains(s.category) { byCat[s.category, default: []].append(s) }
                 Self.emit("\n\(path)")
@@ -363,7 +394,7 @@ struct EvalCommand: ParsableCommand {
             x += (maxX - minX) * scale + 4
         }
         let box = Rect(x: 0, y: 0, width: x + 10, height: Double(lineLabels.count) * spacing)
-        let page = TextRecognizerAdapter(modelURL: adapter.modelURL)
+        let page = TextRecognizerAdapter(modelURL: adapter.modelURL, languageModel: adapter.languageModel)
         _ = try page.configured(options: options)  // loads the lexicon before the clock starts
         var req = RecognitionRequest(blockId: "page", box: box, strokes: strokes, guideSpacing: spacing, options: options)
         let t0 = clock.now()
