@@ -2,6 +2,11 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+#if arch(x86_64)
+let avx2: [SwiftSetting] = [.unsafeFlags(["-O", "-target-cpu", "haswell"]), .define("QUIRE_AVX2")]
+#else
+let avx2: [SwiftSetting] = [.unsafeFlags(["-O"])]
+#endif
 
 let package = Package(
     name: "Quire",
@@ -28,7 +33,12 @@ let package = Package(
                 swiftSettings: strict),
         // The network's inner loops are unusable unoptimised (a page takes a minute in a debug
         // build): always optimise this target, so debug builds and the tests run it at real speed.
-        .target(name: "InkRecognition", path: "Sources/InkRecognition", swiftSettings: strict + [.unsafeFlags(["-O"])]),
+        .target(name: "InkRecognition", dependencies: ["InkKernels", "InkKernelsAVX2"], path: "Sources/InkRecognition",
+                swiftSettings: strict + [.unsafeFlags(["-O"])]),
+        // The network's loops, built twice from one file (InkKernelsAVX2/LSTMKernels.swift is a symlink):
+        // for baseline x86-64 and for AVX2 + FMA; InkRecognition picks one at run time from the CPU.
+        .target(name: "InkKernels", swiftSettings: strict + [.unsafeFlags(["-O"])]),
+        .target(name: "InkKernelsAVX2", swiftSettings: strict + avx2),
         .target(name: "InkRender", dependencies: ["InkModel", "CCairo", "CJPEG"], swiftSettings: strict),
         .target(name: "Quire", dependencies: ["InkModel", "InkRecognition", "InkRender", "CCairo", "CX11"],
                 swiftSettings: strict),

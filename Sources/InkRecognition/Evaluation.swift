@@ -65,6 +65,16 @@ public struct InkSample: Sendable {
 }
 
 public enum RecognitionMetrics {
+    /// Training writers whose texts tools/recognition/build_lm.py --exclude-writers-mod 10/0 holds out
+    /// of the language model (`int(sha1("lm-tune:" + writer).hexdigest(), 16) % 10 == 0`): the writers
+    /// the fusion weights are tuned on.
+    public static func isLanguageModelTuningWriter(_ writer: String) -> Bool {
+        if isValidationWriter(writer) { return false }
+        var r = 0
+        for b in SHA1.digest(Array(("lm-tune:" + writer).utf8)) { r = (r * 256 + Int(b)) % 10 }
+        return r == 0
+    }
+
     /// The fixed writer-disjoint split: `int(sha1(writer).hexdigest(), 16) % 10 == 0` -> validation.
     public static func isValidationWriter(_ writer: String) -> Bool {
         var r = 0

@@ -1,4 +1,5 @@
 import Foundation
+import InkKernels
 
 /// Errors thrown while loading a recognizer weight file (`quire-rec.bin`).
 public enum RecognitionModelError: Error, Equatable, CustomStringConvertible, Sendable {
@@ -37,10 +38,17 @@ public struct PreprocessConfig: Sendable, Equatable {
     }
 }
 
+/// Weights of one LSTM direction, packed for `LSTMKernels` (panels of 16 rows, rows padded with zeros).
 struct LSTMDirection: Sendable {
-    let wih: [Float]   // (4H, in) row major
-    let whh: [Float]   // (4H, H)
-    let bias: [Float]  // (4H)
+    let wih: [Float]   // packed (4H, in)
+    let whh: [Float]   // packed (4H, H)
+    let bias: [Float]  // (4H) padded
+
+    init(wih: [Float], whh: [Float], bias: [Float], input: Int, hidden: Int) {
+        self.wih = LSTMKernels.pack(wih, rows: 4 * hidden, cols: input)
+        self.whh = LSTMKernels.pack(whh, rows: 4 * hidden, cols: hidden)
+        self.bias = LSTMKernels.padBias(bias)
+    }
 }
 
 struct LSTMLayer: Sendable {
@@ -62,12 +70,12 @@ public final class RecognitionModel: Sendable {
     let numFeatures: Int
     let convChannels: Int
     let convKernel: Int
-    let convWeight: [Float]  // (C, F, K)
-    let convBias: [Float]
+    let convWeight: [Float]  // packed (C, F * K): the convolution runs as a product with the ink's windows
+    let convBias: [Float]    // padded
     let hidden: Int
     let layers: [LSTMLayer]
-    let outWeight: [Float]  // (classes, 2H)
-    let outBias: [Float]
+    let outWeight: [Float]  // packed (classes, 2H)
+    let outBias: [Float]    // padded
     var numClasses: Int { charset.count + 1 }
 
     /// Loads a `quire-rec.bin` file. Throws `RecognitionModelError` for missing, truncated, corrupt or
@@ -157,8 +165,8 @@ public final class RecognitionModel: Sendable {
         self.numFeatures = nf
         self.convChannels = channels
         self.convKernel = kernel
-        self.convWeight = try tensor("conv.weight", [channels, nf, kernel])
-        self.convBias = try tensor("conv.bias", [channels])
+        let convWeight = try tensor("conv.weight", [channels, nf, kernel])
+        let convBias = try tensor("conv.bias", [channels])
         self.hidden = hidden
         var layers: [LSTMLayer] = []
         var input = channels
@@ -166,18 +174,22 @@ public final class RecognitionModel: Sendable {
             func dir(_ d: String) throws -> LSTMDirection {
                 LSTMDirection(wih: try tensor("lstm\(l).\(d).w_ih", [4 * hidden, input]),
                               whh: try tensor("lstm\(l).\(d).w_hh", [4 * hidden, hidden]),
-                              bias: try tensor("lstm\(l).\(d).bias", [4 * hidden]))
+                              bias: try tensor("lstm\(l).\(d).bias", [4 * hidden]), input: input, hidden: hidden)
             }
             layers.append(LSTMLayer(input: input, fwd: try dir("fwd"), bwd: try dir("bwd")))
             input = 2 * hidden
         }
         self.layers = layers
-        self.outWeight = try tensor("out.weight", [classes, 2 * hidden])
-        self.outBias = try tensor("out.bias", [classes])
+        let outWeight = try tensor("out.weight", [classes, 2 * hidden])
+        let outBias = try tensor("out.bias", [classes])
         self.parameterCount = entries.values.reduce(0) { $0 + $1.count }
         for w in [convWeight, convBias, outWeight, outBias] where !w.allSatisfy({ $0.isFinite }) {
             throw RecognitionModelError.corruptHeader("non-finite weights")
         }
+        self.convWeight = LSTMKernels.pack(convWeight, rows: channels, cols: nf * kernel)
+        self.convBias = LSTMKernels.padBias(convBias)
+        self.outWeight = LSTMKernels.pack(outWeight, rows: classes, cols: 2 * hidden)
+        self.outBias = LSTMKernels.padBias(outBias)
     }
 
     /// Runs the network on a feature sequence (`count` x 4, row major: dx, dy, pen_up, y).

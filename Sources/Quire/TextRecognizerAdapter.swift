@@ -30,18 +30,50 @@ public final class TextRecognizerAdapter: InkRecognizer, @unchecked Sendable {
     }
 
     public let modelURL: URL
+    /// Where the character language model comes from.
+    public let languageModel: LanguageModelSource
     /// Most lines kept in the result cache.
     public let cacheLimit: Int
     private let lock = NSLock()
     private var cache: [LineKey: CachedLine] = [:]
     private var tick = 0
     private var linesRun = 0
+    private var networkNanos: UInt64 = 0
+    private var decodeNanos: UInt64 = 0
+    private var framesRun = 0
 
     /// An adapter that loads `modelURL` when first used; a missing or corrupt file then makes every
     /// request throw a `QuireError` (reported through the editor's `onError`).
-    public init(modelURL: URL, cacheLimit: Int = 512) {
+    public init(modelURL: URL, cacheLimit: Int = 512, languageModel: LanguageModelSource = .besideWeights) {
         self.modelURL = modelURL
         self.cacheLimit = max(0, cacheLimit)
+        self.languageModel = languageModel
+    }
+
+    /// The character n-gram model used with the network.
+    public enum LanguageModelSource: Sendable, Equatable {
+        /// None: the network, beam search and lexicon only.
+        case none
+        /// `$QUIRE_LANGUAGE_MODEL` if set, else `quire-lm.bin` beside the weights if it exists
+        /// (no file: no language model; an unreadable or corrupt one is an error).
+        case besideWeights
+        /// This file (missing, unreadable or corrupt: an error).
+        case file(URL)
+    }
+
+    /// The loaded language model, or nil (throws `resourceMissing` or `recognitionError`).
+    public func loadedLanguageModel() throws -> CharacterLanguageModel? {
+        switch languageModel {
+        case .none: return nil
+        case let .file(url): return try ModelStore.shared.languageModel(at: url)
+        case .besideWeights:
+            if let p = ProcessInfo.processInfo.environment["QUIRE_LANGUAGE_MODEL"], !p.isEmpty {
+                return try ModelStore.shared.languageModel(at: URL(fileURLWithPath: p))
+            }
+            let url = modelURL.deletingLastPathComponent().appendingPathComponent(CharacterLanguageModel.defaultFileName)
+            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            return try ModelStore.shared.languageModel(at: url)
+        }
     }
 
     /// An adapter whose weights are loaded now; throws `resourceMissing` for a missing or
@@ -57,6 +89,13 @@ public final class TextRecognizerAdapter: InkRecognizer, @unchecked Sendable {
 
     /// Lines the network has read so far (cache misses); cached lines do not count.
     public var linesRecognized: Int { lock.withLock { linesRun } }
+
+    /// Work done so far over all lines read (for benchmarks: the rest of a request is line splitting
+    /// and bookkeeping): network output frames, CPU seconds in the network (preprocessing and forward
+    /// passes) and in decoding.
+    public var workDone: (frames: Int, network: Double, decoding: Double) {
+        lock.withLock { (framesRun, Double(networkNanos) / 1e9, Double(decodeNanos) / 1e9) }
+    }
 
     /// Forgets cached line results.
     public func clearCache() { lock.withLock { cache.removeAll() } }
@@ -130,9 +169,12 @@ public final class TextRecognizerAdapter: InkRecognizer, @unchecked Sendable {
             let custom = o["lexicon"].flatMap { $0.isEmpty ? nil : $0 }
             (lexicon, lexiconId) = try LexiconStore.shared.lexicon(customPath: custom, withSystem: useSystem)
         }
+        let lm = try loadedLanguageModel()
         let fp = [opts.allowedCharacters.map { String($0.sorted()) } ?? "*", opts.regularExpression ?? "",
-                  "\(opts.lexiconMode)", lexiconId].joined(separator: "\u{1}")
-        return Resolved(recognizer: TextRecognizer(model: net, lexicon: lexicon), options: opts, fingerprint: fp)
+                  "\(opts.lexiconMode)", lexiconId, lm.map { "lm\(ObjectIdentifier($0).hashValue)" } ?? "no-lm"]
+            .joined(separator: "\u{1}")
+        return Resolved(recognizer: TextRecognizer(model: net, lexicon: lexicon, languageModel: lm), options: opts,
+                        fingerprint: fp)
     }
 
     // MARK: recognition
@@ -165,10 +207,18 @@ public final class TextRecognizerAdapter: InkRecognizer, @unchecked Sendable {
                 result = hit
             } else {
                 let lineStrokes = group.map { points[$0] }
+                let t0 = Self.threadCPUNanos()
                 guard let (m, ink) = resolved.recognizer.logProbabilities(strokes: lineStrokes) else {
                     throw QuireError(.recognitionError, "line \(lineNumber + 1) of block '\(request.blockId)' holds too much ink to recognize (more than \(resolved.recognizer.model.preprocess.maxPoints) resampled points)")
                 }
+                let t1 = Self.threadCPUNanos()
                 result = resolved.recognizer.decode(m, ink: ink, options: resolved.options)
+                let t2 = Self.threadCPUNanos()
+                lock.withLock {
+                    networkNanos += t1 - t0
+                    decodeNanos += t2 - t1
+                    framesRun += m.frames
+                }
                 store(key, result)
             }
             let lineWords = Self.words(result, strokes: group.map { strokes[$0] }, points: group.map { points[$0] }, line: lineNumber)
@@ -224,6 +274,13 @@ public final class TextRecognizerAdapter: InkRecognizer, @unchecked Sendable {
             }
         }
         return groups.map { $0.members.sorted() }
+    }
+
+    /// CPU time of the calling thread (what the work costs, whatever else the machine runs).
+    static func threadCPUNanos() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 
     static func inkHash(_ strokes: [InkStroke]) -> Int {
@@ -307,11 +364,33 @@ public final class TextRecognizerAdapter: InkRecognizer, @unchecked Sendable {
     }
 }
 
-/// Recognizer weights shared by the process, by path; a file changed on disk is read again.
+/// Recognizer weights and language models shared by the process, by path; a file changed on disk is
+/// read again.
 final class ModelStore: @unchecked Sendable {
     static let shared = ModelStore()
     private let lock = NSLock()
     private var models: [String: (stamp: String, model: RecognitionModel)] = [:]
+    private var languageModels: [String: (stamp: String, model: CharacterLanguageModel)] = [:]
+
+    func languageModel(at url: URL) throws -> CharacterLanguageModel {
+        let path = url.path
+        let attrs = try? FileManager.default.attributesOfItem(atPath: path)
+        guard let attrs, (attrs[.type] as? FileAttributeType) == .typeRegular else {
+            throw QuireError(.resourceMissing, "character language model not found at \(path) (set QUIRE_LANGUAGE_MODEL or install Resources/recognition/\(CharacterLanguageModel.defaultFileName))")
+        }
+        let stamp = "\((attrs[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)|\((attrs[.size] as? NSNumber)?.intValue ?? -1)"
+        return try lock.withLock {
+            if let m = languageModels[path], m.stamp == stamp { return m.model }
+            do {
+                let m = try CharacterLanguageModel(contentsOf: url)
+                languageModels[path] = (stamp, m)
+                return m
+            } catch let e as LanguageModelError {
+                if case .fileUnreadable = e { throw QuireError(.resourceMissing, e.description) }
+                throw QuireError(.recognitionError, "character language model at \(path) is unusable: \(e.description)")
+            }
+        }
+    }
 
     func model(at url: URL) throws -> RecognitionModel {
         let path = url.path

@@ -13,6 +13,20 @@ struct RecognitionFlags: ParsableArguments {
     @Flag(name: .customLong("no-system-lexicon"), help: "Do not use the system word list (wamerican).") var noSystemLexicon = false
     @Option(help: "Each recognized line must match this regular expression.") var regex: String?
     @Option(help: "Recognizer weights (default: the bundled quire-rec.bin).") var model: String?
+    @Option(name: .customLong("lm"), help: "Character language model (default: quire-lm.bin beside the weights, if present).") var languageModel: String?
+    @Flag(name: .customLong("no-lm"), help: "Decode without the character language model.") var noLanguageModel = false
+    @Option(name: .customLong("lm-weight"), help: "Weight of the language model in the beam search (default \(RecognitionOptions.defaultLanguageModelWeight)).")
+    var languageModelWeight: Double?
+    @Option(name: .customLong("char-bonus"), help: "Per-character bonus with the language model (default \(RecognitionOptions.defaultCharacterBonus)).")
+    var characterBonus: Double?
+
+    /// Decoder options with the language-model flags applied.
+    func decoderOptions(_ base: RecognitionOptions) -> RecognitionOptions {
+        var o = base
+        if let languageModelWeight { o.languageModelWeight = languageModelWeight }
+        if let characterBonus { o.characterBonus = characterBonus }
+        return o
+    }
 
     /// The `text.configuration.*` values (without the prefix) these flags stand for.
     var options: [String: String] {
@@ -40,16 +54,24 @@ struct RecognitionFlags: ParsableArguments {
     /// The adapter with its weights loaded and the settings checked, so that bad flags or weights
     /// fail before any work.
     func adapter() throws -> TextRecognizerAdapter {
-        let a: TextRecognizerAdapter
+        if let languageModelWeight, !(languageModelWeight >= 0 && languageModelWeight.isFinite) {
+            throw QuireError(.invalidArgument, "--lm-weight must be a finite number >= 0")
+        }
+        if let characterBonus, !characterBonus.isFinite { throw QuireError(.invalidArgument, "--char-bonus must be finite") }
+        let lm: TextRecognizerAdapter.LanguageModelSource = noLanguageModel ? .none
+            : languageModel.map { .file(URL(fileURLWithPath: $0)) } ?? .besideWeights
+        let url: URL
         if let model {
-            a = try TextRecognizerAdapter.load(modelURL: URL(fileURLWithPath: model))
+            url = URL(fileURLWithPath: model)
         } else {
-            guard let shared = TextRecognizerAdapter.shared else {
+            guard let shared = TextRecognizerAdapter.defaultWeightsURL() else {
                 throw QuireError(.resourceMissing, "no recognizer weights found: install Resources/recognition/quire-rec.bin, set QUIRE_RECOGNITION_MODEL or pass --model")
             }
-            _ = try shared.model()
-            a = shared
+            url = shared
         }
+        let a = model == nil && lm == .besideWeights ? (TextRecognizerAdapter.shared ?? TextRecognizerAdapter(modelURL: url))
+            : TextRecognizerAdapter(modelURL: url, languageModel: lm)
+        _ = try a.model()
         _ = try a.configured(options: options)
         return a
     }
@@ -134,7 +156,8 @@ struct RecognizeCommand: ParsableCommand {
     }
 
     private func recognizeSamples(_ adapter: TextRecognizerAdapter) throws {
-        let (recognizer, base) = try adapter.configured(options: flags.options)
+        let (recognizer, configured) = try adapter.configured(options: flags.options)
+        let base = flags.decoderOptions(configured)
         let samples = try SampleFile.read(file, validationOnly: validationOnly).prefix(limit ?? .max)
         var ok = 0
         for s in samples {
@@ -158,7 +181,7 @@ struct RecognizeCommand: ParsableCommand {
 enum SampleFile {
     /// Parses a .jsonl or .jsonl.gz file; with `validationOnly`, lines of training writers are skipped
     /// before the (slow) JSON parse.
-    static func read(_ path: String, validationOnly: Bool) throws -> [InkRecognition.InkSample] {
+    static func read(_ path: String, validationOnly: Bool, tuningOnly: Bool = false) throws -> [InkRecognition.InkSample] {
         let data = try Gzip.decompress(try FileIO.readFile(path, maxBytes: 512 << 20), maxBytes: 2 << 30)
         var out: [InkRecognition.InkSample] = []
         var lineNo = 0
@@ -166,11 +189,13 @@ enum SampleFile {
             lineNo += 1
             if line.allSatisfy({ $0 == 32 || $0 == 13 || $0 == 9 }) { continue }
             if validationOnly, let w = writer(line), !RecognitionMetrics.isValidationWriter(w) { continue }
+            if tuningOnly, let w = writer(line), !RecognitionMetrics.isLanguageModelTuningWriter(w) { continue }
             let s: InkRecognition.InkSample
             do { s = try InkRecognition.InkSample(jsonLine: Data(line)) } catch {
                 throw QuireError(.importError, "\(path) line \(lineNo): not a handwriting sample (\(error))")
             }
             if validationOnly && !s.isValidation { continue }
+            if tuningOnly && !RecognitionMetrics.isLanguageModelTuningWriter(s.writer) { continue }
             out.append(s)
         }
         return out
@@ -193,27 +218,49 @@ enum SampleFile {
         return nil
     }
 
-    struct Outcome { var text: String; var candidates: [InkRecognition.Candidate]; var ms: Double }
+    /// `ms` is the whole sample; `networkMs` its preprocessing and network forward passes (the rest is
+    /// line splitting and decoding).
+    struct Outcome { var text: String; var candidates: [InkRecognition.Candidate]; var ms: Double; var networkMs: Double }
 
-    /// Recognizes a sample as the app would: free text ('lines') is split into lines first and the line
-    /// results joined with spaces; characters and words are one line.
-    static func recognize(_ s: InkRecognition.InkSample, recognizer: TextRecognizer, options base: RecognitionOptions) -> Outcome {
+    /// Recognizes a sample as the app would (`TextRecognizer.recognizeLines` for free text: split into
+    /// lines first and the line results joined with spaces; characters and words are one line), timing
+    /// the network apart from decoding.
+    static func recognize(_ s: InkRecognition.InkSample, recognizer: TextRecognizer, options base: RecognitionOptions,
+                          clock: Clock = .wall) -> Outcome {
         var opts = base
         opts.inMillimetres = s.inMillimetres
-        let t0 = DispatchTime.now().uptimeNanoseconds
-        let text: String
-        let candidates: [InkRecognition.Candidate]
-        if s.category == "lines" {
-            let rs = recognizer.recognizeLines(strokes: s.strokes, options: opts)
-            text = rs.map(\.text).filter { !$0.isEmpty }.joined(separator: " ")
-            candidates = rs.count == 1 ? rs[0].candidates : [InkRecognition.Candidate(text: text, score: rs.reduce(0) { $0 + ($1.candidates.first?.score ?? 0) })]
-        } else {
-            let r = recognizer.recognize(strokes: s.strokes, options: opts)
-            text = r.text
-            candidates = r.candidates
+        let t0 = clock.now()
+        var network: UInt64 = 0
+        let groups = s.category == "lines" ? TextRecognizer.groupLines(strokes: s.strokes) : [Array(s.strokes.indices)]
+        var rs: [RecognitionResult] = []
+        for g in groups {
+            let n0 = clock.now()
+            let out = recognizer.logProbabilities(strokes: g.map { s.strokes[$0] }, inMillimetres: opts.inMillimetres)
+            network += clock.now() - n0
+            guard let (m, ink) = out else { continue }
+            let r = recognizer.decode(m, ink: ink, options: opts)
+            if !(r.text.isEmpty && r.words.isEmpty) { rs.append(r) }
         }
-        let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
-        return Outcome(text: text, candidates: candidates, ms: ms)
+        let text = rs.map(\.text).filter { !$0.isEmpty }.joined(separator: " ")
+        let candidates = rs.count == 1 ? rs[0].candidates
+            : [InkRecognition.Candidate(text: text, score: rs.reduce(0) { $0 + ($1.candidates.first?.score ?? 0) })]
+        let ms = Double(clock.now() - t0) / 1e6
+        return Outcome(text: text, candidates: candidates, ms: ms, networkMs: Double(network) / 1e6)
+    }
+
+    /// Wall time, or the calling thread's CPU time: on a machine shared with other work the CPU clock
+    /// measures what recognition itself costs (what the wall clock would show on an idle core).
+    enum Clock: String, ExpressibleByArgument {
+        case wall, cpu
+        func now() -> UInt64 {
+            switch self {
+            case .wall: return DispatchTime.now().uptimeNanoseconds
+            case .cpu:
+                var ts = timespec()
+                clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+                return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+            }
+        }
     }
 }
 
@@ -226,7 +273,11 @@ struct EvalCommand: ParsableCommand {
     @Option(help: "At most this many samples per category and file, evenly spread over the file.") var limit: Int?
     @Flag(name: .customLong("validation-only"), help: "Only writers of the writer-disjoint validation split (RecognitionMetrics.isValidationWriter).")
     var validationOnly = false
+    @Flag(name: .customLong("lm-tuning-writers"), help: "Only the training writers the language-model weights are tuned on (their texts are held out of a model built with build_lm.py --exclude-writers-mod 10/0).")
+    var tuningOnly = false
     @Option(help: "Words on the timed page (0: no page).") var pageWords = 500
+    @Option(help: "wall (default) or cpu: time with the thread's CPU clock, for a machine busy with other work.")
+    var clock: SampleFile.Clock = .wall
     @OptionGroup var flags: RecognitionFlags
 
     static let categories = ["digits", "upper", "lower", "symbols", "words", "lines"]
@@ -242,12 +293,17 @@ struct EvalCommand: ParsableCommand {
     struct Tally {
         var n = 0, errors = 0, chars = 0, exact = 0
         var ms: [Double] = []
-        mutating func add(_ o: Tally) { n += o.n; errors += o.errors; chars += o.chars; exact += o.exact; ms += o.ms }
+        var networkMs = 0.0
+        mutating func add(_ o: Tally) {
+            n += o.n; errors += o.errors; chars += o.chars; exact += o.exact; ms += o.ms; networkMs += o.networkMs
+        }
         func row(_ name: String) -> String {
             let sorted = ms.sorted()
             func pct(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))] }
-            return EvalCommand.pad(name) + String(format: " %6ld %7.3f %7.3f %7.1f %7.1f", n,
-                                                  Double(errors) / Double(max(1, chars)), Double(exact) / Double(max(1, n)), pct(0.5), pct(0.95))
+            let net = 100 * networkMs / max(1e-9, ms.reduce(0, +))
+            return EvalCommand.pad(name) + String(format: " %6ld %7.3f %7.3f %7.1f %7.1f %5.0f%%", n,
+                                                  Double(errors) / Double(max(1, chars)), Double(exact) / Double(max(1, n)),
+                                                  pct(0.5), pct(0.95), net)
         }
     }
 
@@ -256,17 +312,21 @@ struct EvalCommand: ParsableCommand {
             guard !jsonl.isEmpty else { throw QuireError(.invalidArgument, "give one or more sample files with --jsonl FILE...") }
             if let limit, limit <= 0 { throw QuireError(.invalidArgument, "--limit must be positive") }
             let adapter = try flags.adapter()
-            let (recognizer, base) = try adapter.configured(options: flags.options)
-            print("weights: \(adapter.modelURL.path) (training step \(try adapter.model().trainingStep))")
-            print("samples: \(validationOnly ? "validation writers only (writer-disjoint split)" : "all writers")\(limit.map { ", at most \($0) per category and file" } ?? "")")
+            if validationOnly && tuningOnly { throw QuireError(.invalidArgument, "--validation-only and --lm-tuning-writers exclude each other") }
+            let (recognizer, configured) = try adapter.configured(options: flags.options)
+            let base = flags.decoderOptions(configured)
+            let lmLine = try adapter.loadedLanguageModel().map { "\($0.order)-gram model (\($0.count) n-grams), weight \(base.languageModelWeight), bonus \(base.characterBonus)" } ?? "none"
+            print("language model: \(lmLine)")
+            print("weights: \(adapter.modelURL.path) (training step \(try adapter.model().trainingStep)), kernels: \(RecognitionKernels.current.rawValue), clock: \(clock.rawValue)")
+            print("samples: \(validationOnly ? "validation writers only (writer-disjoint split)" : tuningOnly ? "language-model tuning writers (training split)" : "all writers")\(limit.map { ", at most \($0) per category and file" } ?? "")")
             var total: [String: Tally] = [:]
             var pageSource: [InkRecognition.InkSample] = []
             for path in jsonl {
-                let all = try SampleFile.read(path, validationOnly: validationOnly)
+                let all = try SampleFile.read(path, validationOnly: validationOnly, tuningOnly: tuningOnly)
                 var byCat: [String: [InkRecognition.InkSample]] = [:]
                 for s in all where Self.categories.contains(s.category) { byCat[s.category, default: []].append(s) }
                 Self.emit("\n\(path)")
-                Self.emit(Self.pad("category") + " " + ["n", "CER", "acc", "ms p50", "ms p95"].enumerated()
+                Self.emit(Self.pad("category") + " " + ["n", "CER", "acc", "ms p50", "ms p95", "net"].enumerated()
                     .map { i, h in String(repeating: " ", count: (i == 0 ? 6 : 7) - h.count) + h }.joined(separator: " "))
                 for cat in Self.categories {
                     guard var list = byCat[cat], !list.isEmpty else { continue }
@@ -275,13 +335,14 @@ struct EvalCommand: ParsableCommand {
                     }
                     var t = Tally()
                     for s in list {
-                        let r = SampleFile.recognize(s, recognizer: recognizer, options: base)
+                        let r = SampleFile.recognize(s, recognizer: recognizer, options: base, clock: clock)
                         let ref = s.normalizedLabel
                         t.n += 1
                         t.errors += RecognitionMetrics.editDistance(r.text, ref)
                         t.chars += ref.count
                         t.exact += r.text == ref ? 1 : 0
                         t.ms.append(r.ms)
+                        t.networkMs += r.networkMs
                     }
                     Self.emit(t.row(cat))
                     total[cat, default: Tally()].add(t)
@@ -333,20 +394,21 @@ struct EvalCommand: ParsableCommand {
             x += (maxX - minX) * scale + 4
         }
         let box = Rect(x: 0, y: 0, width: x + 10, height: Double(lineLabels.count) * spacing)
-        let page = TextRecognizerAdapter(modelURL: adapter.modelURL)
+        let page = TextRecognizerAdapter(modelURL: adapter.modelURL, languageModel: adapter.languageModel)
         _ = try page.configured(options: options)  // loads the lexicon before the clock starts
         var req = RecognitionRequest(blockId: "page", box: box, strokes: strokes, guideSpacing: spacing, options: options)
-        let t0 = DispatchTime.now().uptimeNanoseconds
+        let t0 = clock.now()
         let words = try page.recognize(req)
-        let first = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+        let first = Double(clock.now() - t0) / 1e6
         // One more stroke (a dot) on the last line: only that line is read again.
         let last = strokes[strokes.count - 1]
         let dot = InkStroke(id: "p\(sid)", seq: Int64(sid), samples: [InkModel.InkSample(x: last.bounds.maxX + 1, y: last.bounds.maxY, t: 0, f: 0.5)])
         req.strokes.append(dot)
         let linesBefore = page.linesRecognized
-        let t1 = DispatchTime.now().uptimeNanoseconds
+        let t1 = clock.now()
         _ = try page.recognize(req)
-        let again = Double(DispatchTime.now().uptimeNanoseconds - t1) / 1e6
+        let again = Double(clock.now() - t1) / 1e6
+        let spent = page.workDone
         var errors = 0, chars = 0
         let got = RecognizeCommand.text(words).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for (i, labels) in lineLabels.enumerated() {
@@ -357,5 +419,8 @@ struct EvalCommand: ParsableCommand {
         print(String(format: "\npage: %ld words on %ld lines (word samples, 7 mm high, 14 mm guides): read in %.0f ms (%.1f ms a line), CER %.3f;",
                      pageWords, lineLabels.count, first, first / Double(max(1, lineLabels.count)), Double(errors) / Double(max(1, chars))))
         print(String(format: "      one stroke added to the last line: read again in %.1f ms (%ld line re-read)", again, page.linesRecognized - linesBefore))
+        print(String(format: "      both reads: %ld network frames, network %.0f ms (%.0f us a frame), decoding %.0f ms, the rest (line splitting, words, cache) %.0f ms",
+                     spent.frames, spent.network * 1000, spent.network * 1e6 / Double(max(1, spent.frames)), spent.decoding * 1000,
+                     first + again - (spent.network + spent.decoding) * 1000))
     }
 }

@@ -3,7 +3,9 @@ import Testing
 @testable import InkRecognition
 
 @Suite struct ParityTests {
-    @Test func networkMatchesPyTorch() throws {
+    /// Every kernel build this CPU can run (baseline always, AVX2 + FMA where present) matches PyTorch.
+    @Test(arguments: RecognitionKernels.available)
+    func networkMatchesPyTorch(kernels: RecognitionKernels) throws {
         let model = Fixtures.model
         let cases = try #require(Fixtures.parity["cases"] as? [[String: Any]])
         #expect(cases.count >= 3)
@@ -12,7 +14,7 @@ import Testing
             let feats = try #require(c["features"] as? [[Double]])
             let expected = try #require(c["log_probs"] as? [[Double]])
             let flat = feats.flatMap { $0.map(Float.init) }
-            let lp = model.logProbabilities(features: flat, count: feats.count)
+            let lp = flat.withUnsafeBufferPointer { Network.forward(model: model, features: $0, count: feats.count, kernels: kernels) }
             #expect(model.outputLength(forInputLength: feats.count) == expected.count)
             #expect(lp.count == expected.count * model.numClasses)
             guard lp.count == expected.count * model.numClasses else { continue }
@@ -22,7 +24,7 @@ import Testing
                 }
             }
         }
-        print("parity: max |swift - pytorch| log-prob difference = \(worst)")
+        print("parity (\(kernels.rawValue) kernels): max |swift - pytorch| log-prob difference = \(worst)")
         #expect(worst < 1e-3)
     }
 

@@ -281,6 +281,31 @@ private let constrained: [(id: String, truth: String, option: String, value: Str
         }
     }
 
+    @Test func missingOrCorruptLanguageModelIsAnErrorOrLeftOut() throws {
+        let dir = TempDir()
+        let weights = try Handwriting.weightsURL
+        // Asked for by path: a missing or corrupt file is an error that names it.
+        let missing = URL(fileURLWithPath: dir.path("none-lm.bin"))
+        expectCode(.resourceMissing) { _ = try TextRecognizerAdapter(modelURL: weights, languageModel: .file(missing)).configured(options: [:]) }
+        let garbage = URL(fileURLWithPath: dir.path("garbage-lm.bin"))
+        try Data("QCLM\u{1}\0\0\0 not really a model".utf8).write(to: garbage)
+        let e = #expect(throws: QuireError.self) {
+            _ = try TextRecognizerAdapter(modelURL: weights, languageModel: .file(garbage)).configured(options: [:])
+        }
+        #expect(e?.code == .recognitionError && e?.message.contains(garbage.path) == true)
+        // Beside weights that have no model next to them: recognition runs without one.
+        let lonely = URL(fileURLWithPath: dir.path("quire-rec.bin"))
+        try FileManager.default.copyItem(at: weights, to: lonely)
+        let adapter = TextRecognizerAdapter(modelURL: lonely)
+        #expect(try adapter.loadedLanguageModel() == nil)
+        #expect(try adapter.configured(options: [:]).recognizer.languageModel == nil)
+        // ... and a corrupt one there is reported, not ignored.
+        try FileManager.default.copyItem(at: garbage, to: URL(fileURLWithPath: dir.path("quire-lm.bin")))
+        expectCode(.recognitionError) { _ = try TextRecognizerAdapter(modelURL: lonely).configured(options: [:]) }
+        // Turned off: no model even where one exists.
+        #expect(try TextRecognizerAdapter(modelURL: lonely, languageModel: .none).loadedLanguageModel() == nil)
+    }
+
     @Test func cliRecognizesPackagesAndSamples() throws {
         let dir = TempDir()
         let pkg = dir.path("words.iink")

@@ -1,0 +1,247 @@
+// The recognizer's inner loops. This one file is compiled twice: as `InkKernels` for the baseline
+// x86-64 (SSE2) every Debian amd64 machine has, and, through a symlink, as `InkKernelsAVX2` with
+// `-target-cpu haswell` (AVX2 + FMA) and `QUIRE_AVX2` defined. `InkRecognition` picks one at run time
+// from the CPU's features, so one binary runs everywhere and uses the wide units where they exist
+// (about twice the throughput: the page benchmark is mostly these loops).
+//
+// Weights are packed once, at model load, in panels of 16 rows: panel p holds rows 16p ..< 16p+16 of
+// W (rows x cols) as cols consecutive SIMD16 vectors (column j of the panel at offset 16 j). The
+// kernels then stream each panel front to back and broadcast one input value per vector
+// multiply-add, so no horizontal sums are needed and every load is contiguous. Rows are padded with
+// zero weights to a multiple of 16; outputs use a row stride of the padded count.
+
+import Foundation
+
+public enum LSTMKernels {
+    public static let panelWidth = 16
+
+    /// Rows padded to a whole number of panels.
+    @inlinable public static func paddedRows(_ rows: Int) -> Int { (rows + panelWidth - 1) / panelWidth * panelWidth }
+
+    /// Packs W (rows x cols, row major) into zero-padded panels.
+    public static func pack(_ w: [Float], rows: Int, cols: Int) -> [Float] {
+        precondition(w.count == rows * cols, "pack: w.count must equal rows * cols")
+        var out = [Float](repeating: 0, count: paddedRows(rows) * cols)
+        for r in 0 ..< rows {
+            let base = (r / panelWidth) * cols * panelWidth + r % panelWidth
+            for c in 0 ..< cols { out[base + c * panelWidth] = w[r * cols + c] }
+        }
+        return out
+    }
+
+    /// A bias vector zero-padded to `paddedRows(count)`.
+    public static func padBias(_ b: [Float]) -> [Float] { b + [Float](repeating: 0, count: paddedRows(b.count) - b.count) }
+
+    /// Y (n x ldy) = X (n x cols, row stride ldx) * W^T + bias, W packed by `pack` with `rows` rows
+    /// (ldy >= paddedRows(rows); padded rows get 0 + padded bias). `bias` has paddedRows(rows) values.
+    public static func project(_ x: UnsafePointer<Float>, n: Int, ldx: Int, panels w: UnsafePointer<Float>,
+                               bias: UnsafePointer<Float>, rows: Int, cols: Int,
+                               into y: UnsafeMutablePointer<Float>, ldy: Int) {
+        let rw = UnsafeRawPointer(w), rb = UnsafeRawPointer(bias), ry = UnsafeMutableRawPointer(y)
+        let padded = paddedRows(rows)
+        var t = 0
+        #if QUIRE_AVX2
+        // 4 time steps share each weight load: 4 SIMD16 accumulators fill half of the 16 AVX registers.
+        while t + 4 <= n {
+            let x0 = x + t * ldx, x1 = x0 + ldx, x2 = x1 + ldx, x3 = x2 + ldx
+            var r = 0
+            while r < padded {
+                let b = rb.loadUnaligned(fromByteOffset: r * 4, as: SIMD16<Float>.self)
+                var a0 = b, a1 = b, a2 = b, a3 = b
+                var p = r * cols * 4
+                for j in 0 ..< cols {
+                    let wv = rw.loadUnaligned(fromByteOffset: p, as: SIMD16<Float>.self)
+                    a0 += SIMD16(repeating: x0[j]) * wv
+                    a1 += SIMD16(repeating: x1[j]) * wv
+                    a2 += SIMD16(repeating: x2[j]) * wv
+                    a3 += SIMD16(repeating: x3[j]) * wv
+                    p += 64
+                }
+                ry.storeBytes(of: a0, toByteOffset: (t * ldy + r) * 4, as: SIMD16<Float>.self)
+                ry.storeBytes(of: a1, toByteOffset: ((t + 1) * ldy + r) * 4, as: SIMD16<Float>.self)
+                ry.storeBytes(of: a2, toByteOffset: ((t + 2) * ldy + r) * 4, as: SIMD16<Float>.self)
+                ry.storeBytes(of: a3, toByteOffset: ((t + 3) * ldy + r) * 4, as: SIMD16<Float>.self)
+                r += 16
+            }
+            t += 4
+        }
+        #endif
+        // SSE has 16 four-wide registers: two time steps (8 registers of accumulators) is the most that
+        // does not spill.
+        while t + 2 <= n {
+            let x0 = x + t * ldx, x1 = x0 + ldx
+            var r = 0
+            while r < padded {
+                let b = rb.loadUnaligned(fromByteOffset: r * 4, as: SIMD16<Float>.self)
+                var a0 = b, a1 = b
+                var p = r * cols * 4
+                for j in 0 ..< cols {
+                    let wv = rw.loadUnaligned(fromByteOffset: p, as: SIMD16<Float>.self)
+                    a0 += SIMD16(repeating: x0[j]) * wv
+                    a1 += SIMD16(repeating: x1[j]) * wv
+                    p += 64
+                }
+                ry.storeBytes(of: a0, toByteOffset: (t * ldy + r) * 4, as: SIMD16<Float>.self)
+                ry.storeBytes(of: a1, toByteOffset: ((t + 1) * ldy + r) * 4, as: SIMD16<Float>.self)
+                r += 16
+            }
+            t += 2
+        }
+        while t < n {
+            let x0 = x + t * ldx
+            var r = 0
+            while r < padded {
+                var a0 = rb.loadUnaligned(fromByteOffset: r * 4, as: SIMD16<Float>.self)
+                var p = r * cols * 4
+                for j in 0 ..< cols {
+                    a0 += SIMD16(repeating: x0[j]) * rw.loadUnaligned(fromByteOffset: p, as: SIMD16<Float>.self)
+                    p += 64
+                }
+                ry.storeBytes(of: a0, toByteOffset: (t * ldy + r) * 4, as: SIMD16<Float>.self)
+                r += 16
+            }
+            t += 1
+        }
+    }
+
+    /// y = g + W h for one recurrent step (W packed, `rows` padded to panels, `cols` = hidden size).
+    @inline(__always)
+    static func recurrent(_ w: UnsafeRawPointer, _ h: UnsafePointer<Float>, _ g: UnsafeRawPointer,
+                          rows padded: Int, cols: Int, into y: UnsafeMutableRawPointer) {
+        let s = cols * 64  // bytes between panels
+        var r = 0
+        // Several panels at once: independent accumulator chains hide the multiply-add latency.
+        #if QUIRE_AVX2
+        while r + 64 <= padded {
+            var a0 = g.loadUnaligned(fromByteOffset: r * 4, as: SIMD16<Float>.self)
+            var a1 = g.loadUnaligned(fromByteOffset: (r + 16) * 4, as: SIMD16<Float>.self)
+            var a2 = g.loadUnaligned(fromByteOffset: (r + 32) * 4, as: SIMD16<Float>.self)
+            var a3 = g.loadUnaligned(fromByteOffset: (r + 48) * 4, as: SIMD16<Float>.self)
+            var p = r * cols * 4
+            for j in 0 ..< cols {
+                let hv = SIMD16<Float>(repeating: h[j])
+                a0 += hv * w.loadUnaligned(fromByteOffset: p, as: SIMD16<Float>.self)
+                a1 += hv * w.loadUnaligned(fromByteOffset: p + s, as: SIMD16<Float>.self)
+                a2 += hv * w.loadUnaligned(fromByteOffset: p + 2 * s, as: SIMD16<Float>.self)
+                a3 += hv * w.loadUnaligned(fromByteOffset: p + 3 * s, as: SIMD16<Float>.self)
+                p += 64
+            }
+            y.storeBytes(of: a0, toByteOffset: r * 4, as: SIMD16<Float>.self)
+            y.storeBytes(of: a1, toByteOffset: (r + 16) * 4, as: SIMD16<Float>.self)
+            y.storeBytes(of: a2, toByteOffset: (r + 32) * 4, as: SIMD16<Float>.self)
+            y.storeBytes(of: a3, toByteOffset: (r + 48) * 4, as: SIMD16<Float>.self)
+            r += 64
+        }
+        #endif
+        while r + 32 <= padded {
+            var a0 = g.loadUnaligned(fromByteOffset: r * 4, as: SIMD16<Float>.self)
+            var a1 = g.loadUnaligned(fromByteOffset: (r + 16) * 4, as: SIMD16<Float>.self)
+            var p = r * cols * 4
+            for j in 0 ..< cols {
+                let hv = SIMD16<Float>(repeating: h[j])
+                a0 += hv * w.loadUnaligned(fromByteOffset: p, as: SIMD16<Float>.self)
+                a1 += hv * w.loadUnaligned(fromByteOffset: p + s, as: SIMD16<Float>.self)
+                p += 64
+            }
+            y.storeBytes(of: a0, toByteOffset: r * 4, as: SIMD16<Float>.self)
+            y.storeBytes(of: a1, toByteOffset: (r + 16) * 4, as: SIMD16<Float>.self)
+            r += 32
+        }
+        while r < padded {
+            var a0 = g.loadUnaligned(fromByteOffset: r * 4, as: SIMD16<Float>.self)
+            var p = r * cols * 4
+            for j in 0 ..< cols {
+                a0 += SIMD16<Float>(repeating: h[j]) * w.loadUnaligned(fromByteOffset: p, as: SIMD16<Float>.self)
+                p += 64
+            }
+            y.storeBytes(of: a0, toByteOffset: r * 4, as: SIMD16<Float>.self)
+            r += 16
+        }
+    }
+
+    /// Scratch floats `lstm` needs for a hidden size.
+    public static func lstmScratchCount(hidden: Int) -> Int { paddedRows(4 * hidden) + 2 * paddedRows(hidden) + 32 }
+
+    /// One LSTM direction over n steps (PyTorch gate order i, f, g, o). `gates` holds the input
+    /// projections plus biases (n rows of stride `ldg` >= paddedRows(4 hidden), padded entries 0);
+    /// `whh` the packed recurrent weights (4 hidden rows, hidden cols). Writes h of step t to
+    /// `output + t * ldo` (hidden values). `reverse` runs from the last step to the first.
+    public static func lstm(gates: UnsafePointer<Float>, ldg: Int, steps n: Int, hidden: Int,
+                            whh: UnsafePointer<Float>, reverse: Bool,
+                            output: UnsafeMutablePointer<Float>, ldo: Int, scratch: UnsafeMutablePointer<Float>) {
+        let padded4 = paddedRows(4 * hidden), paddedH = paddedRows(hidden)
+        let rec = scratch, hState = scratch + padded4, cState = hState + paddedH
+        hState.initialize(repeating: 0, count: 2 * paddedH)
+        let rw = UnsafeRawPointer(whh), rr = UnsafeRawPointer(rec), hr = UnsafeMutableRawPointer(hState)
+        let cr = UnsafeMutableRawPointer(cState)
+        for step in 0 ..< n {
+            let t = reverse ? n - 1 - step : step
+            recurrent(rw, hState, UnsafeRawPointer(gates + t * ldg), rows: padded4, cols: hidden, into: UnsafeMutableRawPointer(rec))
+            // Gates 16 units at a time. Past `hidden`, a vector reads the next gate's (or the padding's)
+            // values: finite garbage that only lands in the padding of h and c, which no product reads.
+            var u = 0
+            while u < hidden {
+                let ig = sigmoid(rr.loadUnaligned(fromByteOffset: u * 4, as: SIMD16<Float>.self))
+                let fg = sigmoid(rr.loadUnaligned(fromByteOffset: (hidden + u) * 4, as: SIMD16<Float>.self))
+                let gg = tanh(rr.loadUnaligned(fromByteOffset: (2 * hidden + u) * 4, as: SIMD16<Float>.self))
+                let og = sigmoid(rr.loadUnaligned(fromByteOffset: (3 * hidden + u) * 4, as: SIMD16<Float>.self))
+                let cv = fg * cr.loadUnaligned(fromByteOffset: u * 4, as: SIMD16<Float>.self) + ig * gg
+                cr.storeBytes(of: cv, toByteOffset: u * 4, as: SIMD16<Float>.self)
+                hr.storeBytes(of: og * tanh(cv), toByteOffset: u * 4, as: SIMD16<Float>.self)
+                u += 16
+            }
+            (output + t * ldo).update(from: hState, count: hidden)
+        }
+    }
+
+    /// Row-wise log-softmax of y (n rows of stride ldy, `classes` values each), copied into out (n x classes).
+    public static func logSoftmax(_ y: UnsafePointer<Float>, n: Int, ldy: Int, classes: Int, into out: UnsafeMutablePointer<Float>) {
+        for t in 0 ..< n {
+            let row = y + t * ldy, o = out + t * classes
+            var mx = -Float.infinity
+            for i in 0 ..< classes { mx = max(mx, row[i]) }
+            var sum: Float = 0
+            var i = 0
+            let rr = UnsafeRawPointer(row)
+            while i + 16 <= classes {
+                sum += exp(rr.loadUnaligned(fromByteOffset: i * 4, as: SIMD16<Float>.self) - SIMD16(repeating: mx)).sum()
+                i += 16
+            }
+            while i < classes {
+                sum += exp(SIMD16(repeating: row[i] - mx))[0]
+                i += 1
+            }
+            let lse = mx + logf(sum)
+            for i in 0 ..< classes { o[i] = row[i] - lse }
+        }
+    }
+
+    /// e^x, 16 lanes (Cephes expf: x = n ln2 + r, |r| <= ln2 / 2, a degree-6 polynomial for e^r, then
+    /// 2^n through the exponent bits). Relative error about 2e-7 over the clamped range [-87, 88], where
+    /// 2^n stays a normal float.
+    @inline(__always)
+    public static func exp(_ v: SIMD16<Float>) -> SIMD16<Float> {
+        let x = pointwiseMax(pointwiseMin(v, SIMD16(repeating: 88)), SIMD16(repeating: -87))
+        // Round x log2(e) to the nearest integer by adding 1.5 * 2^23: the sum's low mantissa bits are
+        // then n itself (stdlib's vector float -> int conversion is a slow generic loop).
+        let shifted = x * 1.442_695_04 + 12_582_912
+        let n = shifted - 12_582_912
+        let r = x - n * 0.693_359_375 + n * 2.121_944_4e-4
+        var p = SIMD16<Float>(repeating: 1.987_569_15e-4)
+        p = p * r + 1.398_199_95e-3
+        p = p * r + 8.333_451_9e-3
+        p = p * r + 4.166_579_59e-2
+        p = p * r + 1.666_666_55e-1
+        p = p * r + 5.000_000_1e-1
+        p = p * (r * r) + r + 1
+        let bits = (unsafeBitCast(shifted, to: SIMD16<Int32>.self) &- 0x4B40_0000 &+ 127) &<< 23
+        return p * unsafeBitCast(bits, to: SIMD16<Float>.self)
+    }
+
+    @inline(__always)
+    public static func sigmoid(_ x: SIMD16<Float>) -> SIMD16<Float> { 1 / (1 + exp(-x)) }
+
+    /// tanh x = 2 sigmoid(2x) - 1 (absolute error ~1e-7, which is what the network needs).
+    @inline(__always)
+    public static func tanh(_ x: SIMD16<Float>) -> SIMD16<Float> { 2 / (1 + exp(-2 * x)) - 1 }
+}

@@ -1,0 +1,1 @@
+../InkKernels/LSTMKernels.swift
