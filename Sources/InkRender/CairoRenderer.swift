@@ -33,6 +33,16 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
     private var lasso: [Point] = []
     /// Per live stroke: how many (deduplicated) points are on the live layer, and their extent.
     private var liveDrawn: [String: (count: Int, bounds: Rect)] = [:]
+    /// Per live stroke: its predicted continuation (view pixels), drawn only on the frame, so
+    /// the next composite of its rectangle wipes it.
+    private var predicted: [String: Prediction] = [:]
+
+    struct Prediction {
+        var from: Point, to: Point
+        var width: Double
+        var color: RGBA
+        var rect: Rect
+    }
 
     /// Most rectangles kept apart before they are merged into their bounding box.
     private static let maxRects = 12
@@ -123,6 +133,7 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
               let f = try? CairoSurface(width: w, height: h) else { return false }
         page = p; live = l; frame = f
         liveDrawn = [:]
+        predicted = [:]
         return true
     }
 
@@ -182,6 +193,10 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
             pageRects += gone.values.map(\.bounds)
             frameRects += liveDrawn.values.map(\.bounds)
             liveDrawn = [:]
+        }
+        for (id, p) in predicted where !liveIds.contains(id) || full || scrolled || !state.prediction {
+            frameRects.append(p.rect)
+            predicted[id] = nil
         }
         for s in state.liveStrokes {
             if let r = drawLiveLocked(s, state: state) { frameRects.append(r) }
@@ -299,9 +314,39 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
         for p in pts[lo2..<n] { minX = min(minX, p.x); minY = min(minY, p.y); maxX = max(maxX, p.x); maxY = max(maxY, p.y) }
         let model = InkPath.inkBounds(Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY),
                                       width: max(width, minWidth), pressure: state.pressure)
-        let r = t.apply(model).insetBy(dx: -2, dy: -2)
+        var r = t.apply(model).insetBy(dx: -2, dy: -2)
         liveDrawn[stroke.id] = (n, done.map { $0.bounds.union(r) } ?? r)
+        // The old prediction goes (the composite of its rectangle repaints page + live there).
+        if let old = predicted.removeValue(forKey: stroke.id) { r = r.union(old.rect) }
+        if state.prediction, let p = Self.predict(stroke.samples, transform: t) {
+            let w = max(width, minWidth) * scale
+            let pr = Rect(x: min(p.from.x, p.to.x), y: min(p.from.y, p.to.y), width: abs(p.to.x - p.from.x), height: abs(p.to.y - p.from.y))
+                .insetBy(dx: -w - 2, dy: -w - 2)
+            predicted[stroke.id] = Prediction(from: p.from, to: p.to, width: w, color: color, rect: pr)
+            r = r.union(pr)
+        }
         return Self.pixelRect(r, state)
+    }
+
+    /// Where the pen is likely to be one event later: the last point moved on at the pen's
+    /// recent velocity for as long as the last event took (4-16 ms), at most 12 pixels. View pixels.
+    static func predict(_ samples: [InkSample], transform t: Transform) -> (from: Point, to: Point)? {
+        let n = samples.count
+        guard n >= 3 else { return nil }
+        let last = samples[n - 1]
+        // Velocity over at least 8 ms (single events jitter), at most the last 6 samples.
+        var k = n - 2
+        while k > max(0, n - 6), last.t - samples[k].t < 8 { k -= 1 }
+        let dt = Double(last.t - samples[k].t)
+        let step = Double(last.t - samples[n - 2].t)
+        guard dt > 0, step > 0 else { return nil }
+        let a = t.apply(Point(x: samples[k].x, y: samples[k].y)), b = t.apply(Point(x: last.x, y: last.y))
+        let horizon = min(16, max(4, step))
+        var dx = (b.x - a.x) / dt * horizon, dy = (b.y - a.y) / dt * horizon
+        let len = hypot(dx, dy)
+        guard len >= 0.5 else { return nil }
+        if len > 12 { dx *= 12 / len; dy *= 12 / len }
+        return (b, Point(x: b.x + dx, y: b.y + dy))
     }
 
     /// Copies the view rectangle `rect` (nil: all) of page + live ink + lasso onto `target`, e.g. the
@@ -321,6 +366,15 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
         cairo_set_operator(fc.raw, CAIRO_OPERATOR_OVER)
         cairo_set_source_surface(fc.raw, live.raw, 0, 0)
         cairo_paint(fc.raw)
+        for p in predicted.values where p.rect.intersects(r) {
+            // Lighter than the ink: it is a guess the next event replaces.
+            cairo_set_source_rgba(fc.raw, p.color.r, p.color.g, p.color.b, p.color.a * 0.55)
+            cairo_set_line_width(fc.raw, p.width)
+            cairo_set_line_cap(fc.raw, CAIRO_LINE_CAP_ROUND)
+            cairo_move_to(fc.raw, p.from.x, p.from.y)
+            cairo_line_to(fc.raw, p.to.x, p.to.y)
+            cairo_stroke(fc.raw)
+        }
         pageRenderer.drawLasso(fc, lasso)
         frame.flush()
         let tc = CairoContext(target)

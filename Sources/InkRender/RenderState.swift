@@ -45,6 +45,8 @@ public struct RenderState: Equatable, Sendable {
     public var dragOffset: Point
     /// Page colour; nil uses the theme's.
     public var background: RGBA?
+    /// Draw a short predicted continuation of each live stroke (`renderer.prediction.enable`).
+    public var prediction: Bool = false
 
     public init(transform: Transform = .identity, viewWidth: Int = 800, viewHeight: Int = 600,
                 selectedBlockIds: Set<String> = [], lasso: [Point] = [], liveStrokes: [LiveStroke] = [],

@@ -13,6 +13,7 @@ extension Editor {
                             guideSpacing: guideSpacing,
                             pressure: (try? configuration.getBoolean("renderer.ink.pressure", default: true)) ?? true,
                             debugBoxes: (try? configuration.getBoolean("renderer.debug.boxes", default: false)) ?? false)
+        s.prediction = (try? configuration.getBoolean("renderer.prediction.enable", default: false)) ?? false
         for k in pointers.keys.sorted() {
             let p = pointers[k]!
             switch p.tool {

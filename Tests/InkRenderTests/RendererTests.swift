@@ -148,6 +148,47 @@ import Testing
         #expect(Fixtures.inkPixels(try #require(r.frameImage()), (0, 0, 320, 200)) == 0)
     }
 
+    @Test func predictionRunsAheadAndTheNextEventWipesIt() throws {
+        let r = CairoRenderer(theme: .builtIn)
+        let part = try PartModel(id: "p", type: "Drawing")
+        var st = state()
+        st.prediction = true
+        r.render(part: part, state: st)
+        let window = try CairoSurface(width: 320, height: 200)
+        r.composite(into: window)
+        func ink(_ box: (Int, Int, Int, Int)) -> Int {
+            Fixtures.inkPixels(DecodedImage(width: 320, height: 200, pixels: window.argbPixels()), box)
+        }
+        // Rightwards at 2 mm (8 px) every 8 ms along y = 20 mm (80 px), ending at x = 25 mm (100 px).
+        var live = LiveStroke(id: "s", samples: [])
+        for i in 0...10 {
+            live.samples.append(InkSample(x: 5 + 2 * Double(i), y: 20, t: Int64(1000 + 8 * i), f: 0.5))
+            st.liveStrokes = [live]
+            if let d = r.drawLiveSegment(live, state: st) { r.composite(into: window, rect: d) }
+        }
+        let ahead = (103, 77, 6, 7)
+        #expect(ink(ahead) > 0, "the predicted piece is drawn ahead of the last point")
+        // The pen turns down: the guess straight ahead is wiped by the next event's composite.
+        live.samples.append(InkSample(x: 25, y: 22, t: 1088, f: 0.5))
+        st.liveStrokes = [live]
+        r.composite(into: window, rect: try #require(r.drawLiveSegment(live, state: st)))
+        #expect(ink(ahead) == 0)
+        #expect(ink((96, 92, 9, 12)) > 0, "now it points down")
+        // The stroke ends: no prediction is left on screen.
+        st.liveStrokes = []
+        r.composite(into: window, rect: try #require(r.render(part: part, state: st)))
+        #expect(ink((0, 0, 320, 200)) == 0)
+        // Off (the default): nothing is drawn ahead.
+        st.prediction = false
+        live = LiveStroke(id: "t", samples: [])
+        for i in 0...10 {
+            live.samples.append(InkSample(x: 5 + 2 * Double(i), y: 20, t: Int64(2000 + 8 * i), f: 0.5))
+            st.liveStrokes = [live]
+            if let d = r.drawLiveSegment(live, state: st) { r.composite(into: window, rect: d) }
+        }
+        #expect(ink(ahead) == 0)
+    }
+
     @Test func lassoAndSelectionDamage() throws {
         let r = CairoRenderer(theme: .builtIn)
         let part = try Fixtures.textDocument(images: false)
