@@ -219,7 +219,11 @@ extension Editor {
                 let y = box.midY
                 hit = units.filter { Self.horizontalCoverage($0.box, box.x, box.maxX) >= 0.5 && y >= $0.box.midY && y - $0.box.maxY < guideSpacing * 0.6 }
             } else {
-                hit = units.filter { GestureClassifier.contains(g.samples, Point(x: $0.box.midX, y: $0.box.midY)) }
+                // At most 256 corners for the containment tests: a long loop around many words
+                // must not cost samples x words on the pen-up.
+                let step = max(1, g.samples.count / 256)
+                let loop = stride(from: 0, to: g.samples.count, by: step).map { g.samples[$0] }
+                hit = units.filter { GestureClassifier.contains(loop, Point(x: $0.box.midX, y: $0.box.midY)) }
             }
             guard !hit.isEmpty else { return nil }
             var nb = b
