@@ -159,8 +159,77 @@ public enum LSTMKernels {
         }
     }
 
+    /// y_i = g_i + W h_i for one recurrent step of several sequences at once (4 with AVX2, else 2):
+    /// each weight vector is loaded once for all of them. A recurrent product of one sequence streams the
+    /// whole of W (200 KB for 112 hidden units, beyond L1) per step to do one multiply-add per load;
+    /// here one load feeds 4 (or 2). Each y_i gets the same operations in the same order as `recurrent`
+    /// would give it alone, so batching does not change a single bit of the output.
+    @inline(__always)
+    static func recurrentGroup(_ w: UnsafeRawPointer, _ h: UnsafePointer<Float>, ldh: Int,
+                               _ g: UnsafePointer<UnsafePointer<Float>>, rows padded: Int, cols: Int,
+                               into y: UnsafeMutablePointer<Float>, ldy: Int) {
+        let ry = UnsafeMutableRawPointer(y)
+        #if QUIRE_AVX2
+        // 4 SIMD16 accumulators: 8 of the 16 AVX registers, 8 independent chains of multiply-adds.
+        let h0 = h, h1 = h + ldh, h2 = h1 + ldh, h3 = h2 + ldh
+        let g0 = UnsafeRawPointer(g[0]), g1 = UnsafeRawPointer(g[1]), g2 = UnsafeRawPointer(g[2]), g3 = UnsafeRawPointer(g[3])
+        var r = 0
+        while r < padded {
+            var a0 = g0.loadUnaligned(fromByteOffset: r * 4, as: SIMD16<Float>.self)
+            var a1 = g1.loadUnaligned(fromByteOffset: r * 4, as: SIMD16<Float>.self)
+            var a2 = g2.loadUnaligned(fromByteOffset: r * 4, as: SIMD16<Float>.self)
+            var a3 = g3.loadUnaligned(fromByteOffset: r * 4, as: SIMD16<Float>.self)
+            var p = r * cols * 4
+            for j in 0 ..< cols {
+                let wv = w.loadUnaligned(fromByteOffset: p, as: SIMD16<Float>.self)
+                a0 += SIMD16<Float>(repeating: h0[j]) * wv
+                a1 += SIMD16<Float>(repeating: h1[j]) * wv
+                a2 += SIMD16<Float>(repeating: h2[j]) * wv
+                a3 += SIMD16<Float>(repeating: h3[j]) * wv
+                p += 64
+            }
+            ry.storeBytes(of: a0, toByteOffset: r * 4, as: SIMD16<Float>.self)
+            ry.storeBytes(of: a1, toByteOffset: (ldy + r) * 4, as: SIMD16<Float>.self)
+            ry.storeBytes(of: a2, toByteOffset: (2 * ldy + r) * 4, as: SIMD16<Float>.self)
+            ry.storeBytes(of: a3, toByteOffset: (3 * ldy + r) * 4, as: SIMD16<Float>.self)
+            r += 16
+        }
+        #else
+        // SSE: 2 SIMD16 accumulators are 8 of the 16 registers.
+        let h0 = h, h1 = h + ldh
+        let g0 = UnsafeRawPointer(g[0]), g1 = UnsafeRawPointer(g[1])
+        var r = 0
+        while r < padded {
+            var a0 = g0.loadUnaligned(fromByteOffset: r * 4, as: SIMD16<Float>.self)
+            var a1 = g1.loadUnaligned(fromByteOffset: r * 4, as: SIMD16<Float>.self)
+            var p = r * cols * 4
+            for j in 0 ..< cols {
+                let wv = w.loadUnaligned(fromByteOffset: p, as: SIMD16<Float>.self)
+                a0 += SIMD16<Float>(repeating: h0[j]) * wv
+                a1 += SIMD16<Float>(repeating: h1[j]) * wv
+                p += 64
+            }
+            ry.storeBytes(of: a0, toByteOffset: r * 4, as: SIMD16<Float>.self)
+            ry.storeBytes(of: a1, toByteOffset: (ldy + r) * 4, as: SIMD16<Float>.self)
+            r += 16
+        }
+        #endif
+    }
+
+    /// Sequences `recurrentGroup` serves at once in this build.
+    #if QUIRE_AVX2
+    public static let recurrentGroupSize = 4
+    #else
+    public static let recurrentGroupSize = 2
+    #endif
+
     /// Scratch floats `lstm` needs for a hidden size.
-    public static func lstmScratchCount(hidden: Int) -> Int { paddedRows(4 * hidden) + 2 * paddedRows(hidden) + 32 }
+    public static func lstmScratchCount(hidden: Int) -> Int { lstmScratchCount(hidden: hidden, sequences: 1) }
+
+    /// Scratch floats `lstm(sequences...)` needs for a hidden size and a number of sequences.
+    public static func lstmScratchCount(hidden: Int, sequences: Int) -> Int {
+        max(1, sequences) * (paddedRows(4 * hidden) + 2 * paddedRows(hidden)) + 32
+    }
 
     /// One LSTM direction over n steps (PyTorch gate order i, f, g, o). `gates` holds the input
     /// projections plus biases (n rows of stride `ldg` >= paddedRows(4 hidden), padded entries 0);
@@ -169,28 +238,71 @@ public enum LSTMKernels {
     public static func lstm(gates: UnsafePointer<Float>, ldg: Int, steps n: Int, hidden: Int,
                             whh: UnsafePointer<Float>, reverse: Bool,
                             output: UnsafeMutablePointer<Float>, ldo: Int, scratch: UnsafeMutablePointer<Float>) {
+        var start = 0, length = n
+        lstm(gates: gates, ldg: ldg, starts: &start, lengths: &length, sequences: 1, hidden: hidden, whh: whh,
+             reverse: reverse, output: output, ldo: ldo, scratch: scratch)
+    }
+
+    /// `lstm` over several independent sequences at once: sequence i's gate rows (and output rows) are
+    /// rows starts[i] ..< starts[i] + lengths[i] of `gates` (and `output`). Lengths must not grow with i
+    /// (longest first), so the sequences still running at a step are always a prefix, and their
+    /// recurrent products go through `recurrentGroup` together. Each sequence's output is exactly what
+    /// `lstm` gives it alone. `scratch` holds `lstmScratchCount(hidden:sequences:)` floats.
+    public static func lstm(gates: UnsafePointer<Float>, ldg: Int, starts: UnsafePointer<Int>, lengths: UnsafePointer<Int>,
+                            sequences count: Int, hidden: Int, whh: UnsafePointer<Float>, reverse: Bool,
+                            output: UnsafeMutablePointer<Float>, ldo: Int, scratch: UnsafeMutablePointer<Float>) {
+        guard count > 0 else { return }
+        for i in 1 ..< max(1, count) { precondition(lengths[i] <= lengths[i - 1], "lstm: sequences must come longest first") }
         let padded4 = paddedRows(4 * hidden), paddedH = paddedRows(hidden)
-        let rec = scratch, hState = scratch + padded4, cState = hState + paddedH
-        hState.initialize(repeating: 0, count: 2 * paddedH)
-        let rw = UnsafeRawPointer(whh), rr = UnsafeRawPointer(rec), hr = UnsafeMutableRawPointer(hState)
-        let cr = UnsafeMutableRawPointer(cState)
-        for step in 0 ..< n {
-            let t = reverse ? n - 1 - step : step
-            recurrent(rw, hState, UnsafeRawPointer(gates + t * ldg), rows: padded4, cols: hidden, into: UnsafeMutableRawPointer(rec))
-            // Gates 16 units at a time. Past `hidden`, a vector reads the next gate's (or the padding's)
-            // values: finite garbage that only lands in the padding of h and c, which no product reads.
-            var u = 0
-            while u < hidden {
-                let ig = sigmoid(rr.loadUnaligned(fromByteOffset: u * 4, as: SIMD16<Float>.self))
-                let fg = sigmoid(rr.loadUnaligned(fromByteOffset: (hidden + u) * 4, as: SIMD16<Float>.self))
-                let gg = tanh(rr.loadUnaligned(fromByteOffset: (2 * hidden + u) * 4, as: SIMD16<Float>.self))
-                let og = sigmoid(rr.loadUnaligned(fromByteOffset: (3 * hidden + u) * 4, as: SIMD16<Float>.self))
-                let cv = fg * cr.loadUnaligned(fromByteOffset: u * 4, as: SIMD16<Float>.self) + ig * gg
-                cr.storeBytes(of: cv, toByteOffset: u * 4, as: SIMD16<Float>.self)
-                hr.storeBytes(of: og * tanh(cv), toByteOffset: u * 4, as: SIMD16<Float>.self)
-                u += 16
+        let rec = scratch, hStates = scratch + count * padded4, cStates = hStates + count * paddedH
+        hStates.initialize(repeating: 0, count: 2 * count * paddedH)
+        let rw = UnsafeRawPointer(whh)
+        let rows = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: count)
+        defer { rows.deallocate() }
+        let group = recurrentGroupSize
+        var active = count
+        for step in 0 ..< lengths[0] {
+            while active > 0 && lengths[active - 1] <= step { active -= 1 }
+            for i in 0 ..< active {
+                let t = reverse ? lengths[i] - 1 - step : step
+                rows[i] = gates + (starts[i] + t) * ldg
             }
-            (output + t * ldo).update(from: hState, count: hidden)
+            var i = 0
+            while i + group <= active {
+                recurrentGroup(rw, hStates + i * paddedH, ldh: paddedH, rows + i, rows: padded4, cols: hidden,
+                               into: rec + i * padded4, ldy: padded4)
+                i += group
+            }
+            while i < active {
+                recurrent(rw, hStates + i * paddedH, UnsafeRawPointer(rows[i]), rows: padded4, cols: hidden,
+                          into: UnsafeMutableRawPointer(rec + i * padded4))
+                i += 1
+            }
+            for i in 0 ..< active {
+                let hState = hStates + i * paddedH
+                cell(UnsafeRawPointer(rec + i * padded4), hidden: hidden, h: UnsafeMutableRawPointer(hState),
+                     c: UnsafeMutableRawPointer(cStates + i * paddedH))
+                let t = reverse ? lengths[i] - 1 - step : step
+                (output + (starts[i] + t) * ldo).update(from: hState, count: hidden)
+            }
+        }
+    }
+
+    /// The gates of one step: c = f c + i g, h = o tanh(c), 16 units at a time. Past `hidden`, a
+    /// vector reads the next gate's (or the padding's) values: finite garbage that only lands in the
+    /// padding of h and c, which no product reads.
+    @inline(__always)
+    static func cell(_ rr: UnsafeRawPointer, hidden: Int, h hr: UnsafeMutableRawPointer, c cr: UnsafeMutableRawPointer) {
+        var u = 0
+        while u < hidden {
+            let ig = sigmoid(rr.loadUnaligned(fromByteOffset: u * 4, as: SIMD16<Float>.self))
+            let fg = sigmoid(rr.loadUnaligned(fromByteOffset: (hidden + u) * 4, as: SIMD16<Float>.self))
+            let gg = tanh(rr.loadUnaligned(fromByteOffset: (2 * hidden + u) * 4, as: SIMD16<Float>.self))
+            let og = sigmoid(rr.loadUnaligned(fromByteOffset: (3 * hidden + u) * 4, as: SIMD16<Float>.self))
+            let cv = fg * cr.loadUnaligned(fromByteOffset: u * 4, as: SIMD16<Float>.self) + ig * gg
+            cr.storeBytes(of: cv, toByteOffset: u * 4, as: SIMD16<Float>.self)
+            hr.storeBytes(of: og * tanh(cv), toByteOffset: u * 4, as: SIMD16<Float>.self)
+            u += 16
         }
     }
 

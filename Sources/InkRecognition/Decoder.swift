@@ -136,6 +136,7 @@ enum CTCDecoder {
         var nextSibling: Int32 = -1
         var slot: Int32 = -1         // index of this node's entry in the next frame's beams, -1 if none
         var inBeams: Int32 = -1      // last frame this node was among the beams extended
+        var beamChildren: Int32 = 0  // children of this node among the beams being extended
         var lmContext: UInt64 = 0
         var lmScore: Double = 0      // weighted language-model log probability plus bonuses of the prefix
     }
@@ -154,9 +155,14 @@ enum CTCDecoder {
     /// each finished path. Per frame only the `maxCandidates` most likely allowed classes within `prune`
     /// nats of the frame's best class are extended. Returns up to `nBest` paths, best first; with a
     /// constraint only complete words end a path. Scores include the language-model terms.
+    /// `lmCache` (optional) remembers language-model scores across the searches of one line.
+    /// `boundPruning` false extends every candidate, even one whose bound says it cannot enter the beam
+    /// (the reference the pruned search is tested against: without a language model both return the
+    /// same paths; with it, 6 of the 917 validation lines read differently, a cause not yet found).
     static func beamSearch(_ m: LogProbMatrix, frames range: Range<Int>? = nil, beamWidth: Int, nBest: Int,
                            allowed: [Bool]?, constraint: WordConstraint?, allowSpace: Bool = true,
-                           lm: LMFusion? = nil, prune: Float? = nil, maxCandidates: Int? = nil) -> [DecodedPath] {
+                           lm: LMFusion? = nil, lmCache: LMScoreCache? = nil, prune: Float? = nil,
+                           maxCandidates: Int? = nil, boundPruning: Bool = true) -> [DecodedPath] {
         // Free decoding needs only the few likeliest classes of a frame (6 within 8 nats gave the same
         // validation figures as 10 within 12, at half the cost). A lexicon may have to follow letters the
         // network ranks far lower (a required word list), so constrained searches keep the wide setting.
@@ -164,25 +170,31 @@ enum CTCDecoder {
         return m.values.withUnsafeBufferPointer { values in
             beamSearch(values.baseAddress!, m: m, frames: range ?? 0 ..< m.frames, beamWidth: beamWidth, nBest: nBest,
                        allowed: allowed, constraint: constraint, allowSpace: allowSpace, lm: lm,
-                       prune: prune ?? (wide ? 12 : 8), maxCandidates: maxCandidates ?? (wide ? 10 : 6))
+                       lmCache: lmCache ?? LMScoreCache(), prune: prune ?? (wide ? 12 : 8),
+                       maxCandidates: maxCandidates ?? (wide ? 10 : 6), boundPruning: boundPruning)
         }
     }
 
     private static func beamSearch(_ values: UnsafePointer<Float>, m: LogProbMatrix, frames r: Range<Int>, beamWidth: Int,
                                    nBest: Int, allowed: [Bool]?, constraint: WordConstraint?, allowSpace: Bool,
-                                   lm: LMFusion?, prune: Float, maxCandidates: Int) -> [DecodedPath] {
+                                   lm: LMFusion?, lmCache: LMScoreCache, prune: Float, maxCandidates: Int,
+                                   boundPruning: Bool) -> [DecodedPath] {
         let width = max(1, beamWidth)
         let classes = m.classes
         var nodes: [Node] = [Node(parent: -1, cls: 0, frame: -1, depth: 0, state: WordConstraint.initial,
                                   lmContext: lm?.initialContext ?? 0)]
-        var beams = [Beam(node: 0, pb: 0, pnb: -.infinity, total: 0)]
+        var beams = [Beam(node: 0, pb: 0, pnb: -.infinity, total: 0, rank: 0)]
         var next: [Beam] = []
         var candidates: [Int] = []
         let spaceClass = constraint?.spaceClass ?? 1
+        // A new prefix's rank is at most its parent's rank plus the class's log probability plus this
+        // (the most a character's language-model term can add); nil: no such bound.
+        let maxCharacterGain: Double? = !boundPruning ? nil
+            : lm.map { $0.weight >= 0 ? $0.bonus + $0.weight * Double(max(0, $0.model.maxLogProbability)) : nil } ?? 0
         for t in r {
             let row = values + t * classes
             next.removeAll(keepingCapacity: true)
-            // candidate classes at this frame
+            // candidate classes at this frame, likeliest first
             var best: Float = -.infinity
             for c in 0 ..< classes { best = max(best, row[c]) }
             candidates.removeAll(keepingCapacity: true)
@@ -191,34 +203,41 @@ enum CTCDecoder {
                 if !allowSpace && c == spaceClass { continue }
                 candidates.append(c)
             }
-            if candidates.count > maxCandidates {
-                candidates.sort { row[$0] > row[$1] }
-                candidates.removeSubrange(maxCandidates...)
-            }
+            if candidates.count > 1 { candidates.sort { row[$0] > row[$1] } }
+            if candidates.count > maxCandidates { candidates.removeSubrange(maxCandidates...) }
             let blank = Double(row[0])
-            @inline(__always) func entry(_ node: Int) -> Int {
-                let s = nodes[node].slot
-                if s >= 0 { return Int(s) }
-                next.append(Beam(node: node, pb: -.infinity, pnb: -.infinity))
-                nodes[node].slot = Int32(next.count - 1)
-                return next.count - 1
+            // Every beam keeps its own prefix (a blank, or a repeat of its last class, collapsed): these
+            // entries come first, next[i] for beams[i].
+            var floor = Double.infinity
+            for b in beams {
+                let cls = Int(nodes[b.node].cls)
+                nodes[b.node].inBeams = Int32(t)
+                nodes[b.node].slot = Int32(next.count)
+                let parent = Int(nodes[b.node].parent)
+                if parent >= 0 { nodes[parent].beamChildren += 1 }
+                let pnb = cls != 0 ? b.pnb + Double(row[cls]) : -.infinity
+                let total = logAdd(b.total + blank, pnb)
+                floor = min(floor, total + nodes[b.node].lmScore)
+                next.append(Beam(node: b.node, pb: b.total + blank, pnb: pnb))
             }
-            for b in beams { nodes[b.node].inBeams = Int32(t) }
+            // With a full beam, a new prefix ranked below all of these entries is cut at the end of the
+            // frame whatever else happens (adding paths only raises an entry's rank): skip making it.
+            // Candidates are sorted, so the first that misses this bar ends a beam's extensions, unless
+            // one of its children is itself a beam (those still gain the paths through this frame).
+            let bar = maxCharacterGain != nil && beams.count >= width ? floor : -Double.infinity
+            let gain = maxCharacterGain ?? 0
             for b in beams {
                 let total = b.total
                 let node = nodes[b.node]
-                // stay with a blank
-                let e = entry(b.node)
-                next[e].pb = logAdd(next[e].pb, total + blank)
-                // repeat of the last class, collapsed
-                if node.cls != 0 {
-                    next[e].pnb = logAdd(next[e].pnb, b.pnb + Double(row[Int(node.cls)]))
-                }
+                let bound = total + node.lmScore + gain
                 for c in candidates {
+                    let lp = Double(row[c])
+                    if bound + lp < bar && node.beamChildren == 0 { break }
                     // Find or make the child for class c (read the list from `nodes`: `node` is a copy taken
                     // before this loop added children).
                     var child = Int(nodes[b.node].firstChild)
                     while child >= 0 && Int(nodes[child].cls) != c { child = Int(nodes[child].nextSibling) }
+                    if bound + lp < bar && (child < 0 || nodes[child].slot < 0) { continue }
                     if child < 0 {
                         var state = node.state
                         if let con = constraint {
@@ -230,7 +249,7 @@ enum CTCDecoder {
                         var n = Node(parent: Int32(b.node), cls: Int32(c), frame: Int32(t), depth: node.depth + 1, state: state)
                         if let lm {
                             n.lmContext = lm.model.extend(node.lmContext, lm.symbol(ofClass: c))
-                            n.lmScore = node.lmScore + lm.score(context: node.lmContext, cls: c)
+                            n.lmScore = node.lmScore + lmCache.score(lm, context: node.lmContext, cls: c)
                         }
                         n.nextSibling = nodes[b.node].firstChild
                         nodes.append(n)
@@ -240,11 +259,19 @@ enum CTCDecoder {
                     // A prefix that re-enters the beam starts its character here: the frame of its first
                     // creation may belong to an alignment pruned long ago, and word and character boxes
                     // follow these frames.
-                    if nodes[child].inBeams != Int32(t) && nodes[child].slot < 0 { nodes[child].frame = Int32(t) }
-                    let lp = Double(row[c])
-                    let ce = entry(child)
-                    next[ce].pnb = logAdd(next[ce].pnb, (c == Int(node.cls) ? b.pb : total) + lp)
+                    var e = Int(nodes[child].slot)
+                    if e < 0 {
+                        if nodes[child].inBeams != Int32(t) { nodes[child].frame = Int32(t) }
+                        next.append(Beam(node: child, pb: -.infinity, pnb: -.infinity))
+                        e = next.count - 1
+                        nodes[child].slot = Int32(e)
+                    }
+                    next[e].pnb = logAdd(next[e].pnb, (c == Int(node.cls) ? b.pb : total) + lp)
                 }
+            }
+            for b in beams {
+                let parent = Int(nodes[b.node].parent)
+                if parent >= 0 { nodes[parent].beamChildren = 0 }
             }
             for i in next.indices {
                 next[i].total = logAdd(next[i].pb, next[i].pnb)
@@ -255,6 +282,7 @@ enum CTCDecoder {
                 next.sort { $0.rank > $1.rank }
                 next.removeSubrange(width...)
             }
+
             swap(&beams, &next)
         }
         var finals: [(Int, Double)] = []

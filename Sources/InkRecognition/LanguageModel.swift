@@ -40,6 +40,11 @@ public final class CharacterLanguageModel: Sendable {
     private let logProbs: [Float]
     private let backoffs: [Float]
     private let mask: Int
+    /// An upper bound of `logProbability(of:after:)`: the largest stored log probability plus every
+    /// positive backoff weight a lookup may add (one per order below the top). Backoff weights above 1
+    /// exist (the file's largest is e^1.9), so a probability after backing off is not bounded by 1 in
+    /// this arithmetic; the beam search's pruning needs a bound that holds.
+    public let maxLogProbability: Float
 
     /// The start-of-line context.
     public var initialContext: UInt64 { 1 << 7 | UInt64(Self.boundary) }
@@ -76,6 +81,7 @@ public final class CharacterLanguageModel: Sendable {
         var bows = [Float](repeating: 0, count: capacity)
         let mask = capacity - 1
         var sawUnigrams = 0
+        var maxProb = logf(1e-6), maxBackoff: Float = 0
         for i in 0 ..< n {
             let o = recordStart + 16 * i
             var key: UInt64 = 0
@@ -94,6 +100,8 @@ public final class CharacterLanguageModel: Sendable {
             keys[slot] = key
             probs[slot] = p
             bows[slot] = w
+            maxProb = max(maxProb, p)
+            maxBackoff = max(maxBackoff, w)
             if length == 1 { sawUnigrams += 1 }
         }
         // Every symbol but the start needs a unigram, so every lookup ends somewhere.
@@ -107,6 +115,7 @@ public final class CharacterLanguageModel: Sendable {
         self.logProbs = probs
         self.backoffs = bows
         self.mask = mask
+        self.maxLogProbability = maxProb + Float(order - 1) * maxBackoff
     }
 
     @inline(__always)
@@ -207,5 +216,38 @@ public struct LMFusion: Sendable {
     func endScore(context: UInt64) -> Double {
         guard let t = terminator else { return 0 }
         return weight * Double(model.logProbability(of: t, after: context))
+    }
+}
+
+/// Weighted language-model scores of recent (context, class) pairs, for the searches of one line: the
+/// line's search and each word's free and lexicon searches extend the same prefixes, and a lookup in
+/// the model (up to two probes per order in a table of megabytes) costs far more than one here.
+/// Direct-mapped; not thread-safe (one per decode call).
+final class LMScoreCache {
+    private static let size = 4096
+    private var keys = [UInt64](repeating: 0, count: LMScoreCache.size)
+    private var scores = [Double](repeating: 0, count: LMScoreCache.size)
+    // The fusion settings the entries were computed with (a cache serves one setting at a time).
+    private var weight = Double.nan, bonus = Double.nan
+    private var model: ObjectIdentifier?
+
+    /// `fusion.score(context:cls:)`, remembered.
+    @inline(__always)
+    func score(_ fusion: LMFusion, context: UInt64, cls: Int) -> Double {
+        if fusion.weight != weight || fusion.bonus != bonus || ObjectIdentifier(fusion.model) != model {
+            keys.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+            weight = fusion.weight
+            bonus = fusion.bonus
+            model = ObjectIdentifier(fusion.model)
+        }
+        // A context is at most 8 symbols of 7 bits under a length bit, so it fits beside the class in 64
+        // bits; real keys are never 0 (the length bit), which marks an empty slot.
+        let key = context << 7 | UInt64(cls)
+        let slot = CharacterLanguageModel.hash(key) & (Self.size - 1)
+        if keys[slot] == key { return scores[slot] }
+        let s = fusion.score(context: context, cls: cls)
+        keys[slot] = key
+        scores[slot] = s
+        return s
     }
 }

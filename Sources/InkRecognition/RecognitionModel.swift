@@ -199,6 +199,36 @@ public final class RecognitionModel: Sendable {
         return features.withUnsafeBufferPointer { Network.forward(model: self, features: $0, count: count) }
     }
 
+    /// Most sequences one batched forward pass takes: enough to fill the recurrent kernels' groups
+    /// twice over, while the scratch of a pass stays a few megabytes (a page's 50 lines at once would
+    /// need about 90 MB).
+    public static let maxBatch = 8
+
+    /// `logProbabilities(features:count:)` for several sequences (lines) at once, in the order given;
+    /// the same values as one at a time, faster (see `Network.forward(model:batch:)`). Sequences of
+    /// similar length should be neighbours: they run in passes of at most `maxBatch` in the order given,
+    /// and a pass lasts as long as its longest sequence. A sequence with no points or too few features
+    /// gives [].
+    public func logProbabilities(batch: [(features: [Float], count: Int)]) -> [[Float]] {
+        var results = [[Float]](repeating: [], count: batch.count)
+        let usable = batch.indices.filter { batch[$0].count > 0 && batch[$0].features.count >= batch[$0].count * numFeatures }
+        var from = 0
+        while from < usable.count {
+            let pass = Array(usable[from ..< min(usable.count, from + Self.maxBatch)])
+            from += pass.count
+            // Borrow every sequence's buffer for the pass (nested closures, one per sequence).
+            func run(_ k: Int, _ buffers: [(features: UnsafeBufferPointer<Float>, count: Int)]) {
+                if k == pass.count {
+                    for (i, r) in Network.forward(model: self, batch: buffers).enumerated() { results[pass[i]] = r }
+                    return
+                }
+                batch[pass[k]].features.withUnsafeBufferPointer { run(k + 1, buffers + [($0, batch[pass[k]].count)]) }
+            }
+            run(0, [])
+        }
+        return results
+    }
+
     public func outputLength(forInputLength n: Int) -> Int { n <= 0 ? 0 : (n - 1) / 2 + 1 }
 }
 

@@ -144,6 +144,29 @@ public final class TextRecognizer: Sendable {
         return (LogProbMatrix(values: lp, frames: frames, classes: model.numClasses), ink)
     }
 
+    /// Network output for several lines at once (each line's strokes in millimetres, y down), in the
+    /// order given: the same as `logProbabilities(strokes:inMillimetres:)` line by line, but the
+    /// lines share the network's passes (one weight load serves several lines), which reads a page
+    /// faster. Nil for a line with unusable input.
+    public func logProbabilities(lines: [[[SIMD2<Double>]]], inMillimetres: Bool = true) -> [(LogProbMatrix, PreprocessedInk)?] {
+        let inks = lines.map { strokes -> PreprocessedInk? in
+            guard let ink = Preprocessor.prepare(strokes: strokes, config: model.preprocess, inMillimetres: inMillimetres),
+                  ink.count > 0 else { return nil }
+            return ink
+        }
+        // Lines of similar length share passes: a pass runs as long as its longest line.
+        let order = inks.indices.filter { inks[$0] != nil }.sorted { (inks[$0]!.count, $1) > (inks[$1]!.count, $0) }
+        let outputs = model.logProbabilities(batch: order.map { (inks[$0]!.features, inks[$0]!.count) })
+        var results = [(LogProbMatrix, PreprocessedInk)?](repeating: nil, count: lines.count)
+        for (k, i) in order.enumerated() {
+            let ink = inks[i]!, lp = outputs[k]
+            let frames = model.outputLength(forInputLength: ink.count)
+            guard lp.count == frames * model.numClasses, lp.allSatisfy({ $0.isFinite }) else { continue }
+            results[i] = (LogProbMatrix(values: lp, frames: frames, classes: model.numClasses), ink)
+        }
+        return results
+    }
+
     /// Recognizes strokes given in millimetres with y pointing down. Bad input (no strokes, no finite
     /// point, absurdly long ink) yields `RecognitionResult.empty`.
     public func recognize(strokes: [[SIMD2<Double>]], options: RecognitionOptions = RecognitionOptions()) -> RecognitionResult {
@@ -191,22 +214,23 @@ public final class TextRecognizer: Sendable {
         // form's digit, a lone mark): validation digits went from CER 0.112 to 0.139 with it. Ink the
         // network reads as one character or none is decoded without it.
         if lm != nil && CTCDecoder.greedy(m).classes.count <= 1 { lm = nil }
+        let lmCache = LMScoreCache()
         let free = CTCDecoder.beamSearch(m, beamWidth: width, nBest: wantPaths, allowed: allowed, constraint: nil,
-                                         allowSpace: spaceAllowed, lm: lm)
+                                         allowSpace: spaceAllowed, lm: lm, lmCache: lmCache)
         var paths = free
         var wordTolerance: Double? = nil
         if let con = constraint {
             switch options.lexiconMode {
             case .require:
                 paths = CTCDecoder.beamSearch(m, beamWidth: width, nBest: wantPaths, allowed: allowed,
-                                              constraint: con, allowSpace: spaceAllowed, lm: lm)
+                                              constraint: con, allowSpace: spaceAllowed, lm: lm, lmCache: lmCache)
             case let .prefer(tol):
                 if regex == nil {
                     wordTolerance = tol  // decided word by word below
                 } else {
                     // With a regular expression, rank whole-line readings (lexicon ones get the bonus).
                     let constrained = CTCDecoder.beamSearch(m, beamWidth: width, nBest: wantPaths, allowed: allowed,
-                                                            constraint: con, allowSpace: spaceAllowed, lm: lm)
+                                                            constraint: con, allowSpace: spaceAllowed, lm: lm, lmCache: lmCache)
                     let bonus = constrained.map { p -> DecodedPath in
                         var q = p
                         q.score += tol * Double(max(1, text(p).split(separator: " ").count))
@@ -230,7 +254,7 @@ public final class TextRecognizer: Sendable {
         var candidates = chosen.prefix(nBest).map { Candidate(text: text($0), score: $0.score) }
         let words = segmentWords(best, m: m, ink: ink, allowed: allowed, constraint: constraint,
                                  mode: options.lexiconMode, wordTolerance: wordTolerance, nBest: nBest,
-                                 width: max(4, width / 2), lm: lm)
+                                 width: max(4, width / 2), lm: lm, lmCache: lmCache)
         var lineText = text(best)
         if wordTolerance != nil {
             lineText = words.map(\.text).joined(separator: " ")
@@ -246,7 +270,7 @@ public final class TextRecognizer: Sendable {
 
     private func segmentWords(_ best: DecodedPath, m: LogProbMatrix, ink: PreprocessedInk?, allowed: [Bool]?,
                               constraint: WordConstraint?, mode: LexiconMode, wordTolerance: Double?, nBest: Int,
-                              width: Int, lm: LMFusion?) -> [WordResult] {
+                              width: Int, lm: LMFusion?, lmCache: LMScoreCache) -> [WordResult] {
         let charset = model.charset
         let spaceClass = (charset.firstIndex(of: " ") ?? -1) + 1
         func str(_ p: DecodedPath) -> String { String(p.classes.map { charset[$0 - 1] }) }
@@ -277,11 +301,11 @@ public final class TextRecognizer: Sendable {
                     wordLM?.terminator = gi == lastGroup ? CharacterLanguageModel.boundary : spaceClass
                 }
                 let freeAlts = CTCDecoder.beamSearch(m, frames: range, beamWidth: width, nBest: max(2, nBest),
-                                                     allowed: allowed, constraint: nil, allowSpace: false, lm: wordLM)
+                                                     allowed: allowed, constraint: nil, allowSpace: false, lm: wordLM, lmCache: lmCache)
                 var lexAlts: [DecodedPath] = []
                 if let con = constraint, mode != .off {
                     lexAlts = CTCDecoder.beamSearch(m, frames: range, beamWidth: width, nBest: max(2, nBest),
-                                                    allowed: allowed, constraint: con, allowSpace: false, lm: wordLM)
+                                                    allowed: allowed, constraint: con, allowSpace: false, lm: wordLM, lmCache: lmCache)
                 }
                 let bonus = wordTolerance ?? 0
                 var ranked = freeAlts.map { Candidate(text: str($0), score: $0.score) }

@@ -197,30 +197,38 @@ public final class TextRecognizerAdapter: InkRecognizer, @unchecked Sendable {
         } else {
             lines = TextRecognizer.groupLines(strokes: points)
         }
+        let keys = lines.map { group in
+            LineKey(settings: resolved.fingerprint, ids: group.map { strokes[$0].id }, ink: Self.inkHash(group.map { strokes[$0] }))
+        }
+        var results = keys.map { cached($0) }
+        // The lines not in the cache go through the network together (a weight load serves several
+        // lines: a page reads faster than line by line), then each is decoded.
+        let missing = results.indices.filter { results[$0] == nil }
+        if !missing.isEmpty {
+            let t0 = Self.threadCPUNanos()
+            let outputs = resolved.recognizer.logProbabilities(lines: missing.map { i in lines[i].map { points[$0] } })
+            let t1 = Self.threadCPUNanos()
+            var frames = 0
+            for (k, i) in missing.enumerated() {
+                guard let (m, ink) = outputs[k] else {
+                    throw QuireError(.recognitionError, "line \(i + 1) of block '\(request.blockId)' holds too much ink to recognize (more than \(resolved.recognizer.model.preprocess.maxPoints) resampled points)")
+                }
+                let r = resolved.recognizer.decode(m, ink: ink, options: resolved.options)
+                frames += m.frames
+                store(keys[i], r)
+                results[i] = r
+            }
+            let t2 = Self.threadCPUNanos()
+            lock.withLock {
+                networkNanos += t1 - t0
+                decodeNanos += t2 - t1
+                framesRun += frames
+            }
+        }
         var words: [RecognizedWord] = []
         var lineNumber = 0
-        for group in lines {
-            let key = LineKey(settings: resolved.fingerprint, ids: group.map { strokes[$0].id },
-                              ink: Self.inkHash(group.map { strokes[$0] }))
-            let result: RecognitionResult
-            if let hit = cached(key) {
-                result = hit
-            } else {
-                let lineStrokes = group.map { points[$0] }
-                let t0 = Self.threadCPUNanos()
-                guard let (m, ink) = resolved.recognizer.logProbabilities(strokes: lineStrokes) else {
-                    throw QuireError(.recognitionError, "line \(lineNumber + 1) of block '\(request.blockId)' holds too much ink to recognize (more than \(resolved.recognizer.model.preprocess.maxPoints) resampled points)")
-                }
-                let t1 = Self.threadCPUNanos()
-                result = resolved.recognizer.decode(m, ink: ink, options: resolved.options)
-                let t2 = Self.threadCPUNanos()
-                lock.withLock {
-                    networkNanos += t1 - t0
-                    decodeNanos += t2 - t1
-                    framesRun += m.frames
-                }
-                store(key, result)
-            }
+        for (i, group) in lines.enumerated() {
+            guard let result = results[i] else { continue }
             let lineWords = Self.words(result, strokes: group.map { strokes[$0] }, points: group.map { points[$0] }, line: lineNumber)
             if !lineWords.isEmpty {
                 words += lineWords
