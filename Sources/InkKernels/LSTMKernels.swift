@@ -333,7 +333,13 @@ public enum LSTMKernels {
     /// 2^n stays a normal float.
     @inline(__always)
     public static func exp(_ v: SIMD16<Float>) -> SIMD16<Float> {
-        let x = pointwiseMax(pointwiseMin(v, SIMD16(repeating: 88)), SIMD16(repeating: -87))
+        // Clamp with compare-and-select, not pointwiseMin/pointwiseMax: those are generic per-lane loops
+        // that LLVM vectorizes only where it has blendvps (SSE4.1 and up); on baseline SSE2 they became a
+        // scalar loop through the stack, 16 lanes one at a time, and made this build ~4x slower than AVX2.
+        // Comparisons and `replacing` lower to cmpps + and/andn/or on SSE2. Same values for finite input.
+        let hi = SIMD16<Float>(repeating: 88), lo = SIMD16<Float>(repeating: -87)
+        let upper = v.replacing(with: hi, where: v .> hi)
+        let x = upper.replacing(with: lo, where: upper .< lo)
         // Round x log2(e) to the nearest integer by adding 1.5 * 2^23: the sum's low mantissa bits are
         // then n itself (stdlib's vector float -> int conversion is a slow generic loop).
         let shifted = x * 1.442_695_04 + 12_582_912
