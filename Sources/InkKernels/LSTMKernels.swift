@@ -34,6 +34,19 @@ public enum LSTMKernels {
 
     /// Y (n x ldy) = X (n x cols, row stride ldx) * W^T + bias, W packed by `pack` with `rows` rows
     /// (ldy >= paddedRows(rows); padded rows get 0 + padded bias). `bias` has paddedRows(rows) values.
+    /// acc += x * w. The AVX2 build also has FMA (haswell): one fused multiply-add, half the
+    /// instructions and one rounding. The baseline keeps multiply then add: SSE2 has no FMA, and
+    /// addingProduct there would call fmaf once per lane. Every product kernel goes through this, so
+    /// within one build batched and single-sequence outputs still match bit for bit.
+    @inline(__always)
+    static func multiplyAdd(_ acc: inout SIMD16<Float>, _ x: SIMD16<Float>, _ w: SIMD16<Float>) {
+        #if QUIRE_AVX2
+        acc = acc.addingProduct(x, w)
+        #else
+        acc += x * w
+        #endif
+    }
+
     public static func project(_ x: UnsafePointer<Float>, n: Int, ldx: Int, panels w: UnsafePointer<Float>,
                                bias: UnsafePointer<Float>, rows: Int, cols: Int,
                                into y: UnsafeMutablePointer<Float>, ldy: Int) {
@@ -51,10 +64,10 @@ public enum LSTMKernels {
                 var p = r * cols * 4
                 for j in 0 ..< cols {
                     let wv = rw.loadUnaligned(fromByteOffset: p, as: SIMD16<Float>.self)
-                    a0 += SIMD16(repeating: x0[j]) * wv
-                    a1 += SIMD16(repeating: x1[j]) * wv
-                    a2 += SIMD16(repeating: x2[j]) * wv
-                    a3 += SIMD16(repeating: x3[j]) * wv
+                    multiplyAdd(&a0, SIMD16(repeating: x0[j]), wv)
+                    multiplyAdd(&a1, SIMD16(repeating: x1[j]), wv)
+                    multiplyAdd(&a2, SIMD16(repeating: x2[j]), wv)
+                    multiplyAdd(&a3, SIMD16(repeating: x3[j]), wv)
                     p += 64
                 }
                 ry.storeBytes(of: a0, toByteOffset: (t * ldy + r) * 4, as: SIMD16<Float>.self)
@@ -77,8 +90,8 @@ public enum LSTMKernels {
                 var p = r * cols * 4
                 for j in 0 ..< cols {
                     let wv = rw.loadUnaligned(fromByteOffset: p, as: SIMD16<Float>.self)
-                    a0 += SIMD16(repeating: x0[j]) * wv
-                    a1 += SIMD16(repeating: x1[j]) * wv
+                    multiplyAdd(&a0, SIMD16(repeating: x0[j]), wv)
+                    multiplyAdd(&a1, SIMD16(repeating: x1[j]), wv)
                     p += 64
                 }
                 ry.storeBytes(of: a0, toByteOffset: (t * ldy + r) * 4, as: SIMD16<Float>.self)
@@ -94,7 +107,7 @@ public enum LSTMKernels {
                 var a0 = rb.loadUnaligned(fromByteOffset: r * 4, as: SIMD16<Float>.self)
                 var p = r * cols * 4
                 for j in 0 ..< cols {
-                    a0 += SIMD16(repeating: x0[j]) * rw.loadUnaligned(fromByteOffset: p, as: SIMD16<Float>.self)
+                    multiplyAdd(&a0, SIMD16(repeating: x0[j]), rw.loadUnaligned(fromByteOffset: p, as: SIMD16<Float>.self))
                     p += 64
                 }
                 ry.storeBytes(of: a0, toByteOffset: (t * ldy + r) * 4, as: SIMD16<Float>.self)
@@ -120,10 +133,10 @@ public enum LSTMKernels {
             var p = r * cols * 4
             for j in 0 ..< cols {
                 let hv = SIMD16<Float>(repeating: h[j])
-                a0 += hv * w.loadUnaligned(fromByteOffset: p, as: SIMD16<Float>.self)
-                a1 += hv * w.loadUnaligned(fromByteOffset: p + s, as: SIMD16<Float>.self)
-                a2 += hv * w.loadUnaligned(fromByteOffset: p + 2 * s, as: SIMD16<Float>.self)
-                a3 += hv * w.loadUnaligned(fromByteOffset: p + 3 * s, as: SIMD16<Float>.self)
+                multiplyAdd(&a0, hv, w.loadUnaligned(fromByteOffset: p, as: SIMD16<Float>.self))
+                multiplyAdd(&a1, hv, w.loadUnaligned(fromByteOffset: p + s, as: SIMD16<Float>.self))
+                multiplyAdd(&a2, hv, w.loadUnaligned(fromByteOffset: p + 2 * s, as: SIMD16<Float>.self))
+                multiplyAdd(&a3, hv, w.loadUnaligned(fromByteOffset: p + 3 * s, as: SIMD16<Float>.self))
                 p += 64
             }
             y.storeBytes(of: a0, toByteOffset: r * 4, as: SIMD16<Float>.self)
@@ -139,8 +152,8 @@ public enum LSTMKernels {
             var p = r * cols * 4
             for j in 0 ..< cols {
                 let hv = SIMD16<Float>(repeating: h[j])
-                a0 += hv * w.loadUnaligned(fromByteOffset: p, as: SIMD16<Float>.self)
-                a1 += hv * w.loadUnaligned(fromByteOffset: p + s, as: SIMD16<Float>.self)
+                multiplyAdd(&a0, hv, w.loadUnaligned(fromByteOffset: p, as: SIMD16<Float>.self))
+                multiplyAdd(&a1, hv, w.loadUnaligned(fromByteOffset: p + s, as: SIMD16<Float>.self))
                 p += 64
             }
             y.storeBytes(of: a0, toByteOffset: r * 4, as: SIMD16<Float>.self)
@@ -151,7 +164,7 @@ public enum LSTMKernels {
             var a0 = g.loadUnaligned(fromByteOffset: r * 4, as: SIMD16<Float>.self)
             var p = r * cols * 4
             for j in 0 ..< cols {
-                a0 += SIMD16<Float>(repeating: h[j]) * w.loadUnaligned(fromByteOffset: p, as: SIMD16<Float>.self)
+                multiplyAdd(&a0, SIMD16<Float>(repeating: h[j]), w.loadUnaligned(fromByteOffset: p, as: SIMD16<Float>.self))
                 p += 64
             }
             y.storeBytes(of: a0, toByteOffset: r * 4, as: SIMD16<Float>.self)
@@ -182,10 +195,10 @@ public enum LSTMKernels {
             var p = r * cols * 4
             for j in 0 ..< cols {
                 let wv = w.loadUnaligned(fromByteOffset: p, as: SIMD16<Float>.self)
-                a0 += SIMD16<Float>(repeating: h0[j]) * wv
-                a1 += SIMD16<Float>(repeating: h1[j]) * wv
-                a2 += SIMD16<Float>(repeating: h2[j]) * wv
-                a3 += SIMD16<Float>(repeating: h3[j]) * wv
+                multiplyAdd(&a0, SIMD16<Float>(repeating: h0[j]), wv)
+                multiplyAdd(&a1, SIMD16<Float>(repeating: h1[j]), wv)
+                multiplyAdd(&a2, SIMD16<Float>(repeating: h2[j]), wv)
+                multiplyAdd(&a3, SIMD16<Float>(repeating: h3[j]), wv)
                 p += 64
             }
             ry.storeBytes(of: a0, toByteOffset: r * 4, as: SIMD16<Float>.self)
@@ -205,8 +218,8 @@ public enum LSTMKernels {
             var p = r * cols * 4
             for j in 0 ..< cols {
                 let wv = w.loadUnaligned(fromByteOffset: p, as: SIMD16<Float>.self)
-                a0 += SIMD16<Float>(repeating: h0[j]) * wv
-                a1 += SIMD16<Float>(repeating: h1[j]) * wv
+                multiplyAdd(&a0, SIMD16<Float>(repeating: h0[j]), wv)
+                multiplyAdd(&a1, SIMD16<Float>(repeating: h1[j]), wv)
                 p += 64
             }
             ry.storeBytes(of: a0, toByteOffset: r * 4, as: SIMD16<Float>.self)
@@ -333,7 +346,13 @@ public enum LSTMKernels {
     /// 2^n stays a normal float.
     @inline(__always)
     public static func exp(_ v: SIMD16<Float>) -> SIMD16<Float> {
-        let x = pointwiseMax(pointwiseMin(v, SIMD16(repeating: 88)), SIMD16(repeating: -87))
+        // Clamp with compare-and-select, not pointwiseMin/pointwiseMax: those are generic per-lane loops
+        // that LLVM vectorizes only where it has blendvps (SSE4.1 and up); on baseline SSE2 they became a
+        // scalar loop through the stack, 16 lanes one at a time, and made this build ~4x slower than AVX2.
+        // Comparisons and `replacing` lower to cmpps + and/andn/or on SSE2. Same values for finite input.
+        let hi = SIMD16<Float>(repeating: 88), lo = SIMD16<Float>(repeating: -87)
+        let upper = v.replacing(with: hi, where: v .> hi)
+        let x = upper.replacing(with: lo, where: upper .< lo)
         // Round x log2(e) to the nearest integer by adding 1.5 * 2^23: the sum's low mantissa bits are
         // then n itself (stdlib's vector float -> int conversion is a slow generic loop).
         let shifted = x * 1.442_695_04 + 12_582_912
