@@ -27,8 +27,9 @@ public final class CairoFontMetrics: FontMetricsProvider, @unchecked Sendable {
         CairoFontMetrics.applyFontOptions(context.raw)
     }
 
-    /// Makes a context lay out text the way this class measures it.
-    static func applyFontOptions(_ cr: OpaquePointer) {
+    /// Makes a context lay out text the way this class measures it (no hinting: the same layout
+    /// at every scale). The window's overlays use it too.
+    public static func applyFontOptions(_ cr: OpaquePointer) {
         let opts = cairo_font_options_create()
         cairo_font_options_set_hint_metrics(opts, CAIRO_HINT_METRICS_OFF)
         cairo_font_options_set_hint_style(opts, CAIRO_HINT_STYLE_NONE)

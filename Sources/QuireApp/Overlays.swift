@@ -38,12 +38,7 @@ final class OverlaySurface {
 /// Text layout for the overlays with Cairo's toy API and DejaVu Sans.
 enum OverlayText {
     static func applyFontOptions(_ c: OpaquePointer) {
-        let opts = cairo_font_options_create()
-        cairo_font_options_set_hint_metrics(opts, CAIRO_HINT_METRICS_OFF)
-        cairo_font_options_set_hint_style(opts, CAIRO_HINT_STYLE_NONE)
-        cairo_font_options_set_antialias(opts, CAIRO_ANTIALIAS_GRAY)
-        cairo_set_font_options(c, opts)
-        cairo_font_options_destroy(opts)
+        CairoFontMetrics.applyFontOptions(c)
         cairo_select_font_face(c, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
     }
 
