@@ -380,7 +380,8 @@ class Mixer:
     WARM_WEIGHTS = {"chars": 0.35, "words": 0.45, "lines": 0.10, "composed": 0.10}
     WARM_SAMPLES = 80_000
 
-    def __init__(self, train: list[Sample], seed: int):
+    def __init__(self, train: list[Sample], seed: int, weights: dict | None = None):
+        self.weights = weights or self.WEIGHTS
         self.rng = random.Random(seed)
         np.random.seed(seed)
         self.pools = {"chars": [], "words": [], "lines": []}
@@ -409,7 +410,7 @@ class Mixer:
         self.set_progress(0)
 
     def set_progress(self, samples_seen: int):
-        w = self.WARM_WEIGHTS if samples_seen < self.WARM_SAMPLES else self.WEIGHTS
+        w = self.WARM_WEIGHTS if samples_seen < self.WARM_SAMPLES else self.weights
         self.kw = [w[k] for k in self.kinds]
 
     def draw(self):

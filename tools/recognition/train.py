@@ -99,6 +99,18 @@ def lr_at(args, step, samples):
     return max(args.min_lr, args.lr * warm * 0.5 ** (samples / args.halve_every))
 
 
+def parse_mix(text):
+    if not text:
+        return None
+    weights = {}
+    for part in text.split(","):
+        kind, _, value = part.partition("=")
+        weights[kind.strip()] = float(value)
+    if set(weights) != set(data.Mixer.WEIGHTS):
+        raise SystemExit(f"--mix needs exactly {sorted(data.Mixer.WEIGHTS)}")
+    return weights
+
+
 def save_atomic(obj, path):
     tmp = path + ".tmp"
     torch.save(obj, tmp)
@@ -119,6 +131,9 @@ def main():
     ap.add_argument("--ckpt-minutes", type=float, default=5.0)
     ap.add_argument("--val-per-cat", type=int, default=100)
     ap.add_argument("--max-hours", type=float, default=1e9)
+    ap.add_argument("--mix", default=None,
+                    help="draw weights after the warm-up, e.g. chars=0.4,words=0.3,lines=0.16,composed=0.14 "
+                         "(default data.Mixer.WEIGHTS)")
     args = ap.parse_args()
 
     os.makedirs(args.run, exist_ok=True)
@@ -141,7 +156,7 @@ def main():
     samples = data.load_all()
     train, val = data.split(samples)
     subset = data.val_subset(val, args.val_per_cat)
-    mixer = data.Mixer(train, seed=args.seed * 1_000_003 + step)
+    mixer = data.Mixer(train, seed=args.seed * 1_000_003 + step, weights=parse_mix(args.mix))
     torch.manual_seed(args.seed + step)
 
     if not os.path.exists(log_path):
