@@ -282,6 +282,15 @@ struct EvalCommand: ParsableCommand {
 
     static let categories = ["digits", "upper", "lower", "symbols", "words", "lines"]
 
+    /// The field configuration an isolated character of each category is also read with (the UNIPEN
+    /// benchmark protocol: digits, upper-case and lower-case letters are separate 10/26/26-class tasks),
+    /// as a kiosk form's digit or capital-letter box would set it.
+    static let fieldOptions: [String: [String: String]] = [
+        "digits": ["digits-only": "true"],
+        "upper": ["upper-case-only": "true"],
+        "lower": ["charset": "abcdefghijklmnopqrstuvwxyz"],
+    ]
+
     static func pad(_ s: String, _ width: Int = 9) -> String { s.count >= width ? s : s + String(repeating: " ", count: width - s.count) }
 
     /// Prints and flushes, so that a long evaluation shows its rows as they come even when piped.
@@ -294,16 +303,20 @@ struct EvalCommand: ParsableCommand {
         var n = 0, errors = 0, chars = 0, exact = 0
         var ms: [Double] = []
         var networkMs = 0.0
+        /// Exact matches when read with the category's field configuration (`fieldOptions`); nil where none.
+        var fieldExact: Int?
         mutating func add(_ o: Tally) {
             n += o.n; errors += o.errors; chars += o.chars; exact += o.exact; ms += o.ms; networkMs += o.networkMs
+            if let f = o.fieldExact { fieldExact = (fieldExact ?? 0) + f }
         }
         func row(_ name: String) -> String {
             let sorted = ms.sorted()
             func pct(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))] }
             let net = 100 * networkMs / max(1e-9, ms.reduce(0, +))
+            let field = fieldExact.map { String(format: " %7.3f", Double($0) / Double(max(1, n))) } ?? "       -"
             return EvalCommand.pad(name) + String(format: " %6ld %7.3f %7.3f %7.1f %7.1f %5.0f%%", n,
                                                   Double(errors) / Double(max(1, chars)), Double(exact) / Double(max(1, n)),
-                                                  pct(0.5), pct(0.95), net)
+                                                  pct(0.5), pct(0.95), net) + field
         }
     }
 
@@ -318,6 +331,14 @@ struct EvalCommand: ParsableCommand {
             let lmLine = try adapter.loadedLanguageModel().map { "\($0.order)-gram model (\($0.count) n-grams), weight \(base.languageModelWeight), bonus \(base.characterBonus)" } ?? "none"
             print("language model: \(lmLine)")
             print("weights: \(adapter.modelURL.path) (training step \(try adapter.model().trainingStep)), kernels: \(RecognitionKernels.current.rawValue), clock: \(clock.rawValue)")
+            // Field reading applies only when no constraint was given on the command line.
+            var fieldReaders: [String: (recognizer: TextRecognizer, options: RecognitionOptions)] = [:]
+            if flags.options.isEmpty {
+                for (cat, extra) in Self.fieldOptions {
+                    let (r, o) = try adapter.configured(options: extra)
+                    fieldReaders[cat] = (r, flags.decoderOptions(o))
+                }
+            }
             print("samples: \(validationOnly ? "validation writers only (writer-disjoint split)" : tuningOnly ? "language-model tuning writers (training split)" : "all writers")\(limit.map { ", at most \($0) per category and file" } ?? "")")
             var total: [String: Tally] = [:]
             var pageSource: [InkRecognition.InkSample] = []
@@ -326,7 +347,7 @@ struct EvalCommand: ParsableCommand {
                 var byCat: [String: [InkRecognition.InkSample]] = [:]
                 for s in all where Self.categories.contains(s.category) { byCat[s.category, default: []].append(s) }
                 Self.emit("\n\(path)")
-                Self.emit(Self.pad("category") + " " + ["n", "CER", "acc", "ms p50", "ms p95", "net"].enumerated()
+                Self.emit(Self.pad("category") + " " + ["n", "CER", "acc", "ms p50", "ms p95", "net", "field"].enumerated()
                     .map { i, h in String(repeating: " ", count: (i == 0 ? 6 : 7) - h.count) + h }.joined(separator: " "))
                 for cat in Self.categories {
                     guard var list = byCat[cat], !list.isEmpty else { continue }
@@ -343,6 +364,10 @@ struct EvalCommand: ParsableCommand {
                         t.exact += r.text == ref ? 1 : 0
                         t.ms.append(r.ms)
                         t.networkMs += r.networkMs
+                        if let f = fieldReaders[cat] {
+                            let fr = SampleFile.recognize(s, recognizer: f.recognizer, options: f.options, clock: clock)
+                            t.fieldExact = (t.fieldExact ?? 0) + (fr.text == ref ? 1 : 0)
+                        }
                     }
                     Self.emit(t.row(cat))
                     total[cat, default: Tally()].add(t)
