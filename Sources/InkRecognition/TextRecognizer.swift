@@ -90,7 +90,7 @@ public struct RecognitionOptions: Sendable {
     public var characterBonus: Double
 
     public init(allowedCharacters: Set<Character>? = nil, regularExpression: String? = nil,
-                wordList: [String]? = nil, lexiconMode: LexiconMode = .prefer(tolerancePerWord: 6.0),
+                wordList: [String]? = nil, lexiconMode: LexiconMode = .prefer(tolerancePerWord: RecognitionOptions.defaultLexiconBonus),
                 beamWidth: Int = 16, nBest: Int = 5, inMillimetres: Bool = true,
                 languageModelWeight: Double = RecognitionOptions.defaultLanguageModelWeight,
                 characterBonus: Double = RecognitionOptions.defaultCharacterBonus) {
@@ -110,6 +110,8 @@ public struct RecognitionOptions: Sendable {
     /// words + 400 lines 0.042, 0.042, 0.044, 0.043, 0.047, 0.055; none 0.049).
     public static let defaultLanguageModelWeight = 0.3
     public static let defaultCharacterBonus = 0.5
+    /// How much more likely (log score per word) a free reading must be to beat the best lexicon word.
+    public static let defaultLexiconBonus = 6.0
 
     public static let digits: Set<Character> = Set("0123456789")
     public static let upperCase: Set<Character> = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZ")

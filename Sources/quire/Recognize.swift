@@ -19,12 +19,15 @@ struct RecognitionFlags: ParsableArguments {
     var languageModelWeight: Double?
     @Option(name: .customLong("char-bonus"), help: "Per-character bonus with the language model (default \(RecognitionOptions.defaultCharacterBonus)).")
     var characterBonus: Double?
+    @Option(name: .customLong("lexicon-bonus"), help: "Score bonus of a lexicon word over the free reading, per word, in prefer mode (default \(RecognitionOptions.defaultLexiconBonus)).")
+    var lexiconBonus: Double?
 
-    /// Decoder options with the language-model flags applied.
+    /// Decoder options with the language-model and lexicon-bonus flags applied.
     func decoderOptions(_ base: RecognitionOptions) -> RecognitionOptions {
         var o = base
         if let languageModelWeight { o.languageModelWeight = languageModelWeight }
         if let characterBonus { o.characterBonus = characterBonus }
+        if let lexiconBonus, case .prefer = o.lexiconMode { o.lexiconMode = .prefer(tolerancePerWord: lexiconBonus) }
         return o
     }
 
@@ -58,6 +61,9 @@ struct RecognitionFlags: ParsableArguments {
             throw QuireError(.invalidArgument, "--lm-weight must be a finite number >= 0")
         }
         if let characterBonus, !characterBonus.isFinite { throw QuireError(.invalidArgument, "--char-bonus must be finite") }
+        if let lexiconBonus, !(lexiconBonus >= 0 && lexiconBonus.isFinite) {
+            throw QuireError(.invalidArgument, "--lexicon-bonus must be a finite number >= 0")
+        }
         let lm: TextRecognizerAdapter.LanguageModelSource = noLanguageModel ? .none
             : languageModel.map { .file(URL(fileURLWithPath: $0)) } ?? .besideWeights
         let url: URL

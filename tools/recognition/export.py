@@ -121,6 +121,8 @@ def main():
     ap.add_argument("--ckpt", default=os.path.join(ROOT, "tools/recognition/checkpoints/latest.pt"))
     ap.add_argument("--out", default=os.path.join(ROOT, "Resources/recognition/quire-rec.bin"))
     ap.add_argument("--parity", default=os.path.join(ROOT, "Resources/recognition/parity.json"))
+    ap.add_argument("--recipe", default="OMP_NUM_THREADS=1 python3 tools/recognition/train.py --run /work/state/quire-train --seed 1",
+                    help="the commands that produced the checkpoint, for the header (see docs/RECOGNITION-MODEL.md)")
     args = ap.parse_args()
     ck = torch.load(args.ckpt, map_location="cpu", weights_only=False)
     cfg = ck.get("config", model_mod.CONFIG)
@@ -139,7 +141,8 @@ def main():
                        "num_features": data.NUM_FEATURES, "features": ["dx", "dy", "pen_up", "y"],
                        "max_points": data.MAX_POINTS},
         "training": {"step": ck["step"], "samples": ck["samples"], "hours": round(ck.get("hours", 0.0), 3),
-                     "command": "OMP_NUM_THREADS=1 python3 tools/recognition/train.py --run /work/state/quire-train --seed 1"},
+                     "command": args.recipe,
+                     **({"averaged": ck["averaged"]} if ck.get("averaged") else {})},
         "data": "UNIPEN train_r01_v07 (CC BY 4.0), UCI pendigits (CC BY 4.0), Omniglot Latin (MIT)",
     }
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
