@@ -337,11 +337,11 @@ struct EvalCommand: ParsableCommand {
             let lmLine = try adapter.loadedLanguageModel().map { "\($0.order)-gram model (\($0.count) n-grams), weight \(base.languageModelWeight), bonus \(base.characterBonus)" } ?? "none"
             print("language model: \(lmLine)")
             print("weights: \(adapter.modelURL.path) (training step \(try adapter.model().trainingStep)), kernels: \(RecognitionKernels.current.rawValue), clock: \(clock.rawValue)")
-            // Field reading applies only when no constraint was given on the command line.
+            // Field reading applies only when no character constraint was given on the command line.
             var fieldReaders: [String: (recognizer: TextRecognizer, options: RecognitionOptions)] = [:]
-            if flags.options.isEmpty {
+            if !["digits-only", "upper-case-only", "charset", "regex"].contains(where: { flags.options[$0] != nil }) {
                 for (cat, extra) in Self.fieldOptions {
-                    let (r, o) = try adapter.configured(options: extra)
+                    let (r, o) = try adapter.configured(options: flags.options.merging(extra) { $1 })
                     fieldReaders[cat] = (r, flags.decoderOptions(o))
                 }
             }

@@ -343,6 +343,12 @@ private let constrained: [(id: String, truth: String, option: String, value: Str
         let eval = try runQuire(["eval", "--jsonl", Handwriting.fixtureURL.path, "--limit", "1", "--page-words", "4", "--lexicon-mode", "off"])
         #expect(eval.status == 0, "\(eval.err)")
         #expect(eval.out.contains("words") && eval.out.contains("digits") && eval.out.contains("CER") && eval.out.contains("page: 4 words on 1 lines"))
+        // Isolated characters are also read as a field of their kind; other categories have no field figure.
+        let rows = eval.out.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        let digitRow = try #require(rows.first { $0.first == "digits" })
+        let wordRow = try #require(rows.first { $0.first == "words" })
+        #expect(Double(digitRow.last.map(String.init) ?? "").map { (0 ... 1).contains($0) } == true, "\(digitRow)")
+        #expect(wordRow.last == "-", "\(wordRow)")
 
         let bad = try runQuire(["recognize", "--jsonl", Handwriting.fixtureURL.path], environment: ["QUIRE_RECOGNITION_MODEL": dir.path("none.bin")])
         #expect(bad.status == 2 && bad.err.contains("[resourceMissing]"), "\(bad.err)")
