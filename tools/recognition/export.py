@@ -142,7 +142,8 @@ def main():
                        "max_points": data.MAX_POINTS},
         "training": {"step": ck["step"], "samples": ck["samples"], "hours": round(ck.get("hours", 0.0), 3),
                      "command": args.recipe,
-                     **({"averaged": ck["averaged"]} if ck.get("averaged") else {})},
+                     **({"averaged": ck["averaged"]} if ck.get("averaged") else {}),
+                     **({"history": ck["history"]} if ck.get("history") else {})},
         "data": "UNIPEN train_r01_v07 (CC BY 4.0), UCI pendigits (CC BY 4.0), Omniglot Latin (MIT)",
     }
     os.makedirs(os.path.dirname(args.out), exist_ok=True)

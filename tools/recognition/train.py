@@ -143,6 +143,7 @@ def main():
     net = model_mod.build()
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     step, samples_seen, hours = 0, 0, 0.0
+    history = []  # every start of training (args and where it began), so a checkpoint tells its recipe
     src = ckpt_path if os.path.exists(ckpt_path) else args.init
     if src and os.path.exists(src):
         ck = torch.load(src, map_location="cpu", weights_only=False)
@@ -150,8 +151,12 @@ def main():
         if ck.get("optimizer"):
             opt.load_state_dict(ck["optimizer"])
         step, samples_seen, hours = ck["step"], ck["samples"], ck.get("hours", 0.0)
+        history = list(ck.get("history", []))
+        if ck.get("averaged"):
+            history.append({"averaged": ck["averaged"]})
         print(f"resumed from {src} at step {step}, {samples_seen} samples", flush=True)
     print(f"params {model_mod.num_params(net)}", flush=True)
+    history.append({"step": step, "samples": samples_seen, "args": vars(args)})
 
     samples = data.load_all()
     train, val = data.split(samples)
@@ -184,7 +189,7 @@ def main():
         cur_hours = hours + (time.time() - t_start) / 3600
         save_atomic({"model": net.state_dict(), "optimizer": opt.state_dict(), "step": step,
                      "samples": samples_seen, "hours": cur_hours, "config": model_mod.CONFIG,
-                     "args": vars(args)}, ckpt_path)
+                     "args": vars(args), "history": history}, ckpt_path)
         row = [step, samples_seen, f"{cur_hours:.3f}", f"{sps:.1f}", f"{loss:.4f}",
                f"{lr_at(args, step, samples_seen):.2e}"]
         row += [f"{ev[c][0]:.4f}" if c in ev else "" for c in
