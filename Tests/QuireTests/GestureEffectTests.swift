@@ -381,7 +381,7 @@ struct WordPage {
     }
 
     @Test func removeWordTakesItsInkOrTheTypesetWord() throws {
-        var p = try page([("big", 20), ("cat", 45)])
+        let p = try page([("big", 20), ("cat", 45)])
         let block = try #require(p.blocks.first)
         try p.editor.removeWord(WordRef(blockId: block.id, index: 0))
         #expect(try p.text() == "cat" && p.strokeCount == 3)
