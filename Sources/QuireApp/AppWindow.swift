@@ -531,7 +531,14 @@ public final class AppWindow: EditorDelegate {
         lastCanvasPoint = p
         let e = InputEvent(phase: phase, device: source, kind: kind, touchId: isTouch ? Int(de.detail) : nil,
                            x: p.x, y: p.y, time: t, pressure: dev.pressureAxis == nil ? 0.5 : f)
-        if pendingUps[source] != nil { applyPendingUp(source) }
+        if phase == .down {
+            // A press of any device comes after a held release in the server's order, and a device
+            // being disabled reports its release and the hierarchy change in one go: such a release is
+            // genuine. Applying it first lets an eraser flipped in right after the pen erase its ink.
+            for held in Array(pendingUps.keys) { applyPendingUp(held) }
+        } else if pendingUps[source] != nil {
+            applyPendingUp(source)
+        }
         if phase == .up, !isTouch, kind != .touch {
             pendingUps[source] = e
             return

@@ -229,6 +229,27 @@ struct AppWindowTests {
         #expect(try strokes(file) == 0)
     }
 
+    /// A separate eraser device pressed right after the pen lifts (both in one batch of events, before
+    /// the app's round trip that confirms the pen's release) still erases: the release comes first.
+    @Test func eraserRightAfterPenLiftErases() throws {
+        let tmp = TempDir()
+        let file = try newPackage(tmp)
+        let r = try launch(file)
+        defer { r.app.kill(); r.server.stop() }
+        let ox = Double(r.origin.x), oy = Double(r.origin.y)
+        let pen = try r.server.connect(.pen), eraser = try r.server.connect(.eraser)
+        // A stroke the eraser does not touch stays; the one it crosses goes.
+        try pen.penStroke(points: (0 ... 30).map { (ox + 520 + Double($0) * 6, oy + 80 + sin(Double($0)) * 6, 0.7) })
+        #expect(try settle(r, (510, 60, 200, 40)) { $0 > 100 } > 100)
+        try pen.penStroke(points: (0 ... 30).map { (ox + 150 + Double($0) * 8, oy + 210, 0.7) })
+        try eraser.eraserStroke(points: (0 ... 10).map { (ox + 280, oy + 190 + Double($0) * 4, 0.7) })
+        #expect(try settle(r, (140, 180, 280, 60)) { $0 < 20 } < 20)
+        shoot(try r.x.capture(r.ready.canvas), "eraser-after-pen")
+        #expect(try settle(r, (510, 60, 200, 40)) { $0 > 100 } > 100)
+        close(r)
+        #expect(try strokes(file) == 1)
+    }
+
     /// Ink near the bottom of the page leaves room to scroll; a finger dragged up on empty paper
     /// scrolls the page (the ink moves up on screen) and writes nothing. A palm landing while the
     /// pen is in use is ignored.
