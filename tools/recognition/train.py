@@ -134,7 +134,10 @@ def main():
     ap.add_argument("--mix", default=None,
                     help="draw weights after the warm-up, e.g. chars=0.4,words=0.3,lines=0.16,composed=0.14 "
                          "(default data.Mixer.WEIGHTS)")
+    ap.add_argument("--loop-aug", type=float, default=0.0,
+                    help="probability of re-starting a closed stroke elsewhere on its loop (data.LOOP_AUG_P)")
     args = ap.parse_args()
+    data.LOOP_AUG_P = args.loop_aug
 
     os.makedirs(args.run, exist_ok=True)
     ckpt_path = os.path.join(args.run, "ckpt.pt")
