@@ -230,6 +230,12 @@ public final class RecognitionModel: Sendable {
     }
 
     public func outputLength(forInputLength n: Int) -> Int { n <= 0 ? 0 : (n - 1) / 2 + 1 }
+
+    /// Whether this network reads the same preprocessed ink into the same classes as `other`, so one
+    /// can stand in for the other on the same features.
+    public func isCompatible(with other: RecognitionModel) -> Bool {
+        charset == other.charset && preprocess == other.preprocess && numFeatures == other.numFeatures
+    }
 }
 
 /// IEEE 754 binary16 -> Float.
@@ -250,6 +256,8 @@ func halfToFloat(_ h: UInt16) -> Float {
 extension RecognitionModel {
     /// The file name of the shipped weights.
     public static let defaultFileName = "quire-rec.bin"
+    /// The file name of the shipped character model (beside the weights; see `TextRecognizer.characterModel`).
+    public static let characterFileName = "quire-rec-chars.bin"
 
     /// Where to find the shipped weights: `$QUIRE_RECOGNITION_MODEL`, then
     /// `<executable>/../share/quire/recognition/quire-rec.bin`, then `Resources/recognition/quire-rec.bin`

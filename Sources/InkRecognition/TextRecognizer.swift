@@ -129,11 +129,17 @@ public final class TextRecognizer: Sendable {
     public let model: RecognitionModel
     public let lexicon: Lexicon?
     public let languageModel: CharacterLanguageModel?
+    /// A network trained mostly on isolated characters (`quire-rec-chars.bin`): it re-reads ink that
+    /// looks like one character (see `decode`). Nil, or one whose charset or preprocessing differs
+    /// from `model`'s, is not used.
+    public let characterModel: RecognitionModel?
 
-    public init(model: RecognitionModel, lexicon: Lexicon? = nil, languageModel: CharacterLanguageModel? = nil) {
+    public init(model: RecognitionModel, lexicon: Lexicon? = nil, languageModel: CharacterLanguageModel? = nil,
+                characterModel: RecognitionModel? = nil) {
         self.model = model
         self.lexicon = lexicon
         self.languageModel = languageModel
+        self.characterModel = characterModel.flatMap { $0.isCompatible(with: model) ? $0 : nil }
     }
 
     /// Network output for strokes (millimetres, y down), or nil for unusable input.
@@ -177,7 +183,31 @@ public final class TextRecognizer: Sendable {
     }
 
     /// Decodes a log-probability matrix (exposed for tests and tools). `ink` supplies boxes and strokes.
+    /// With a character model and `ink`, ink the matrix reads as one character is read again by the
+    /// character model, and its matrix is decoded instead when it also sees exactly one character.
     public func decode(_ m: LogProbMatrix, ink: PreprocessedInk?, options: RecognitionOptions) -> RecognitionResult {
+        decodeMatrix(loneCharacterMatrix(m, ink: ink) ?? m, ink: ink, options: options)
+    }
+
+    /// The character model's output for ink that holds a single character, else nil. The general
+    /// network learned lines and words mostly; a lone letter or digit has no neighbours to tell an O
+    /// from a D or an l from an e, and the character model, trained on many more of them, reads
+    /// those better (validation fields: see docs/RECOGNITION-MODEL.md). Short words keep the general
+    /// reading: the character model, trained mostly on single characters, would read "is" as one.
+    func loneCharacterMatrix(_ m: LogProbMatrix, ink: PreprocessedInk?) -> LogProbMatrix? {
+        guard let cm = characterModel, let ink, ink.count > 0, m.classes == cm.numClasses else { return nil }
+        let space = (cm.charset.firstIndex(of: " ") ?? -1) + 1
+        let general = CTCDecoder.greedy(m).classes
+        guard general.count == 1, general[0] != space else { return nil }
+        let lp = cm.logProbabilities(features: ink.features, count: ink.count)
+        let frames = cm.outputLength(forInputLength: ink.count)
+        guard frames == m.frames, lp.count == frames * cm.numClasses, lp.allSatisfy({ $0.isFinite }) else { return nil }
+        let c = LogProbMatrix(values: lp, frames: frames, classes: cm.numClasses)
+        let own = CTCDecoder.greedy(c).classes
+        return own.count == 1 && own[0] != space ? c : nil
+    }
+
+    private func decodeMatrix(_ m: LogProbMatrix, ink: PreprocessedInk?, options: RecognitionOptions) -> RecognitionResult {
         let charset = model.charset
         guard m.classes == charset.count + 1, m.frames > 0 else { return .empty }
         var allowed: [Bool]? = nil

@@ -44,10 +44,48 @@ public final class TextRecognizerAdapter: InkRecognizer, @unchecked Sendable {
 
     /// An adapter that loads `modelURL` when first used; a missing or corrupt file then makes every
     /// request throw a `QuireError` (reported through the editor's `onError`).
-    public init(modelURL: URL, cacheLimit: Int = 512, languageModel: LanguageModelSource = .besideWeights) {
+    public init(modelURL: URL, cacheLimit: Int = 512, languageModel: LanguageModelSource = .besideWeights,
+                characterModel: CharacterModelSource = .besideWeights) {
         self.modelURL = modelURL
         self.cacheLimit = max(0, cacheLimit)
         self.languageModel = languageModel
+        self.characterModel = characterModel
+    }
+
+    /// Where the character model comes from.
+    public let characterModel: CharacterModelSource
+
+    /// The network that re-reads lone characters (`TextRecognizer.characterModel`).
+    public enum CharacterModelSource: Sendable, Equatable {
+        /// None: lone characters are read by the general network.
+        case none
+        /// `$QUIRE_CHARACTER_MODEL` if set, else `quire-rec-chars.bin` beside the weights if it exists
+        /// (no file: none; an unreadable, corrupt or mismatched one is an error).
+        case besideWeights
+        /// This file (missing, unreadable, corrupt or mismatched: an error).
+        case file(URL)
+    }
+
+    /// The loaded character model, or nil (throws `resourceMissing` or `recognitionError`, the
+    /// latter also when its character set or preprocessing differs from the weights').
+    public func loadedCharacterModel() throws -> RecognitionModel? {
+        let url: URL
+        switch characterModel {
+        case .none: return nil
+        case let .file(u): url = u
+        case .besideWeights:
+            if let p = ProcessInfo.processInfo.environment["QUIRE_CHARACTER_MODEL"], !p.isEmpty {
+                url = URL(fileURLWithPath: p)
+            } else {
+                url = modelURL.deletingLastPathComponent().appendingPathComponent(RecognitionModel.characterFileName)
+                guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            }
+        }
+        let cm = try ModelStore.shared.model(at: url, what: "character model")
+        guard cm.isCompatible(with: try model()) else {
+            throw QuireError(.recognitionError, "character model at \(url.path) does not match the weights at \(modelURL.path) (character set or preprocessing differ)")
+        }
+        return cm
     }
 
     /// The character n-gram model used with the network.
@@ -170,11 +208,13 @@ public final class TextRecognizerAdapter: InkRecognizer, @unchecked Sendable {
             (lexicon, lexiconId) = try LexiconStore.shared.lexicon(customPath: custom, withSystem: useSystem)
         }
         let lm = try loadedLanguageModel()
+        let cm = try loadedCharacterModel()
         let fp = [opts.allowedCharacters.map { String($0.sorted()) } ?? "*", opts.regularExpression ?? "",
-                  "\(opts.lexiconMode)", lexiconId, lm.map { "lm\(ObjectIdentifier($0).hashValue)" } ?? "no-lm"]
+                  "\(opts.lexiconMode)", lexiconId, lm.map { "lm\(ObjectIdentifier($0).hashValue)" } ?? "no-lm",
+                  cm.map { "cm\(ObjectIdentifier($0).hashValue)" } ?? "no-cm"]
             .joined(separator: "\u{1}")
-        return Resolved(recognizer: TextRecognizer(model: net, lexicon: lexicon, languageModel: lm), options: opts,
-                        fingerprint: fp)
+        return Resolved(recognizer: TextRecognizer(model: net, lexicon: lexicon, languageModel: lm, characterModel: cm),
+                        options: opts, fingerprint: fp)
     }
 
     // MARK: recognition
@@ -400,10 +440,11 @@ final class ModelStore: @unchecked Sendable {
         }
     }
 
-    func model(at url: URL) throws -> RecognitionModel {
+    func model(at url: URL, what: String = "recognizer weights") throws -> RecognitionModel {
         let path = url.path
         let attrs = try? FileManager.default.attributesOfItem(atPath: path)
         guard let attrs, (attrs[.type] as? FileAttributeType) == .typeRegular else {
+            if what != "recognizer weights" { throw QuireError(.resourceMissing, "\(what) not found at \(path)") }
             throw QuireError(.resourceMissing, "recognizer weights not found at \(path) (set QUIRE_RECOGNITION_MODEL or install Resources/recognition/\(RecognitionModel.defaultFileName))")
         }
         let stamp = "\((attrs[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)|\((attrs[.size] as? NSNumber)?.intValue ?? -1)"
@@ -415,7 +456,7 @@ final class ModelStore: @unchecked Sendable {
                 return m
             } catch let e as RecognitionModelError {
                 if case .fileUnreadable = e { throw QuireError(.resourceMissing, e.description) }
-                throw QuireError(.recognitionError, "recognizer weights at \(path) are unusable: \(e.description)")
+                throw QuireError(.recognitionError, "cannot use the \(what) at \(path): \(e.description)")
             }
         }
     }

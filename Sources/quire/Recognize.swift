@@ -15,6 +15,9 @@ struct RecognitionFlags: ParsableArguments {
     @Option(help: "Recognizer weights (default: the bundled quire-rec.bin).") var model: String?
     @Option(name: .customLong("lm"), help: "Character language model (default: quire-lm.bin beside the weights, if present).") var languageModel: String?
     @Flag(name: .customLong("no-lm"), help: "Decode without the character language model.") var noLanguageModel = false
+    @Option(name: .customLong("char-model"), help: "Network that re-reads lone characters (default: quire-rec-chars.bin beside the weights, if present).")
+    var characterModel: String?
+    @Flag(name: .customLong("no-char-model"), help: "Read lone characters with the general network only.") var noCharacterModel = false
     @Option(name: .customLong("lm-weight"), help: "Weight of the language model in the beam search (default \(RecognitionOptions.defaultLanguageModelWeight)).")
     var languageModelWeight: Double?
     @Option(name: .customLong("char-bonus"), help: "Per-character bonus with the language model (default \(RecognitionOptions.defaultCharacterBonus)).")
@@ -66,6 +69,9 @@ struct RecognitionFlags: ParsableArguments {
         }
         let lm: TextRecognizerAdapter.LanguageModelSource = noLanguageModel ? .none
             : languageModel.map { .file(URL(fileURLWithPath: $0)) } ?? .besideWeights
+        if noCharacterModel && characterModel != nil { throw QuireError(.invalidArgument, "--char-model and --no-char-model exclude each other") }
+        let cm: TextRecognizerAdapter.CharacterModelSource = noCharacterModel ? .none
+            : characterModel.map { .file(URL(fileURLWithPath: $0)) } ?? .besideWeights
         let url: URL
         if let model {
             url = URL(fileURLWithPath: model)
@@ -75,8 +81,9 @@ struct RecognitionFlags: ParsableArguments {
             }
             url = shared
         }
-        let a = model == nil && lm == .besideWeights ? (TextRecognizerAdapter.shared ?? TextRecognizerAdapter(modelURL: url))
-            : TextRecognizerAdapter(modelURL: url, languageModel: lm)
+        let a = model == nil && lm == .besideWeights && cm == .besideWeights
+            ? (TextRecognizerAdapter.shared ?? TextRecognizerAdapter(modelURL: url))
+            : TextRecognizerAdapter(modelURL: url, languageModel: lm, characterModel: cm)
         _ = try a.model()
         _ = try a.configured(options: options)
         return a
@@ -337,6 +344,7 @@ struct EvalCommand: ParsableCommand {
             let lmLine = try adapter.loadedLanguageModel().map { "\($0.order)-gram model (\($0.count) n-grams), weight \(base.languageModelWeight), bonus \(base.characterBonus)" } ?? "none"
             print("language model: \(lmLine)")
             print("weights: \(adapter.modelURL.path) (training step \(try adapter.model().trainingStep)), kernels: \(RecognitionKernels.current.rawValue), clock: \(clock.rawValue)")
+            print("character model: \(recognizer.characterModel.map { "training step \($0.trainingStep)" } ?? "none")")
             // Field reading applies only when no character constraint was given on the command line.
             var fieldReaders: [String: (recognizer: TextRecognizer, options: RecognitionOptions)] = [:]
             if !["digits-only", "upper-case-only", "charset", "regex"].contains(where: { flags.options[$0] != nil }) {

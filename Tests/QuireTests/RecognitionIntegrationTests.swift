@@ -306,6 +306,36 @@ private let constrained: [(id: String, truth: String, option: String, value: Str
         #expect(try TextRecognizerAdapter(modelURL: lonely, languageModel: .none).loadedLanguageModel() == nil)
     }
 
+    @Test func characterModelIsFoundBesideTheWeightsOrReported() throws {
+        let dir = TempDir()
+        let weights = try Handwriting.weightsURL
+        let lonely = URL(fileURLWithPath: dir.path("quire-rec.bin"))
+        try FileManager.default.copyItem(at: weights, to: lonely)
+        #expect(try TextRecognizerAdapter(modelURL: lonely).loadedCharacterModel() == nil)
+        // Any compatible network serves (here the general one itself), beside the weights or by path.
+        try FileManager.default.copyItem(at: weights, to: URL(fileURLWithPath: dir.path("quire-rec-chars.bin")))
+        #expect(try TextRecognizerAdapter(modelURL: lonely).configured(options: [:]).recognizer.characterModel != nil)
+        #expect(try TextRecognizerAdapter(modelURL: weights, characterModel: .file(lonely)).loadedCharacterModel() != nil)
+        #expect(try TextRecognizerAdapter(modelURL: lonely, characterModel: .none).configured(options: [:]).recognizer.characterModel == nil)
+        // Missing, corrupt, or made for other preprocessing: an error that names the file.
+        expectCode(.resourceMissing) {
+            _ = try TextRecognizerAdapter(modelURL: weights, characterModel: .file(URL(fileURLWithPath: dir.path("none.bin")))).configured(options: [:])
+        }
+        let garbage = URL(fileURLWithPath: dir.path("garbage.bin"))
+        try Data("QREC not really a model".utf8).write(to: garbage)
+        expectCode(.recognitionError) { _ = try TextRecognizerAdapter(modelURL: weights, characterModel: .file(garbage)).configured(options: [:]) }
+        var bytes = [UInt8](try Data(contentsOf: weights))
+        let key = Array(#""spacing":0.1"#.utf8)
+        let at = try #require((0 ... bytes.count - key.count).first { bytes[$0 ..< $0 + key.count].elementsEqual(key) })
+        bytes[at + key.count - 1] = UInt8(ascii: "2")
+        let spaced = URL(fileURLWithPath: dir.path("spaced.bin"))
+        try Data(bytes).write(to: spaced)
+        let e = #expect(throws: QuireError.self) {
+            _ = try TextRecognizerAdapter(modelURL: weights, characterModel: .file(spaced)).configured(options: [:])
+        }
+        #expect(e?.code == .recognitionError && e?.message.contains(spaced.path) == true && e?.message.contains("does not match") == true)
+    }
+
     @Test func cliRecognizesPackagesAndSamples() throws {
         let dir = TempDir()
         let pkg = dir.path("words.iink")
