@@ -19,6 +19,8 @@ import torch
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
+    ap.add_argument("--no-optimizer", action="store_true",
+                    help="leave the optimizer state out (a third of the size; a resumed run starts Adam afresh)")
     ap.add_argument("ckpts", nargs="+")
     args = ap.parse_args()
     cks = [torch.load(p, map_location="cpu", weights_only=False) for p in args.ckpts]
@@ -30,7 +32,7 @@ def main():
     last = max(cks, key=lambda c: c["samples"])
     out = {k: v for k, v in last.items() if k not in ("model", "optimizer")}
     out["model"] = model
-    out["optimizer"] = last.get("optimizer")
+    out["optimizer"] = None if args.no_optimizer else last.get("optimizer")
     out["averaged"] = [{"path": os.path.relpath(p), "step": ck["step"], "samples": ck["samples"]}
                        for p, ck in zip(args.ckpts, cks)]
     tmp = args.out + ".tmp"

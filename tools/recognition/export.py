@@ -1,6 +1,8 @@
 """Export a training checkpoint to Resources/recognition/quire-rec.bin (+ parity.json).
 
     python3 tools/recognition/export.py [--ckpt tools/recognition/checkpoints/latest.pt]
+    python3 tools/recognition/export.py --role characters --ckpt tools/recognition/checkpoints/chars.pt \
+        --out Resources/recognition/quire-rec-chars.bin --parity none
 
 File format (little endian, documented in docs/RECOGNITION-MODEL.md):
     bytes 0..3   magic "QREC"
@@ -123,6 +125,9 @@ def main():
     ap.add_argument("--parity", default=os.path.join(ROOT, "Resources/recognition/parity.json"))
     ap.add_argument("--recipe", default="OMP_NUM_THREADS=1 python3 tools/recognition/train.py --run /work/state/quire-train --seed 1",
                     help="the commands that produced the checkpoint, for the header (see docs/RECOGNITION-MODEL.md)")
+    ap.add_argument("--role", choices=["general", "characters"], default="general",
+                    help="general: quire-rec.bin; characters: the lone-character model quire-rec-chars.bin "
+                         "(give --parity none: parity.json belongs to the general weights)")
     args = ap.parse_args()
     ck = torch.load(args.ckpt, map_location="cpu", weights_only=False)
     cfg = ck.get("config", model_mod.CONFIG)
@@ -131,6 +136,7 @@ def main():
         "format": "quire-recognizer",
         "format_version": FORMAT_VERSION,
         "architecture": "conv1d-bilstm-ctc",
+        "role": args.role,
         "layer_order": ["conv", "relu"] + [f"bilstm{i}" for i in range(cfg["layers"])] + ["out", "log_softmax"],
         "config": cfg,
         "lstm_gate_order": "ifgo",
@@ -148,6 +154,9 @@ def main():
     }
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     write_bin(args.out, tensors, header)
+    if args.parity == "none":
+        print(f"wrote {args.out} ({os.path.getsize(args.out)} bytes, step {ck['step']})")
+        return
     net = dequantized_model(tensors, cfg)
     cases, pre = parity_cases(net)
     tmp = args.parity + ".tmp"
