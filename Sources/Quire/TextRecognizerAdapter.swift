@@ -81,7 +81,7 @@ public final class TextRecognizerAdapter: InkRecognizer, @unchecked Sendable {
                 guard FileManager.default.fileExists(atPath: url.path) else { return nil }
             }
         }
-        let cm = try ModelStore.shared.model(at: url, what: "character model")
+        let cm = try ModelStore.shared.model(at: url, what: "character model", hint: "")
         guard cm.isCompatible(with: try model()) else {
             throw QuireError(.recognitionError, "character model at \(url.path) does not match the weights at \(modelURL.path) (character set or preprocessing differ)")
         }
@@ -440,12 +440,12 @@ final class ModelStore: @unchecked Sendable {
         }
     }
 
-    func model(at url: URL, what: String = "recognizer weights") throws -> RecognitionModel {
+    func model(at url: URL, what: String = "recognizer weights",
+               hint: String = " (set QUIRE_RECOGNITION_MODEL or install Resources/recognition/\(RecognitionModel.defaultFileName))") throws -> RecognitionModel {
         let path = url.path
         let attrs = try? FileManager.default.attributesOfItem(atPath: path)
         guard let attrs, (attrs[.type] as? FileAttributeType) == .typeRegular else {
-            if what != "recognizer weights" { throw QuireError(.resourceMissing, "\(what) not found at \(path)") }
-            throw QuireError(.resourceMissing, "recognizer weights not found at \(path) (set QUIRE_RECOGNITION_MODEL or install Resources/recognition/\(RecognitionModel.defaultFileName))")
+            throw QuireError(.resourceMissing, "\(what) not found at \(path)\(hint)")
         }
         let stamp = "\((attrs[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)|\((attrs[.size] as? NSNumber)?.intValue ?? -1)"
         return try lock.withLock {
