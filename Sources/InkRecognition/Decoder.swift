@@ -153,7 +153,7 @@ enum CTCDecoder {
     /// lexicon; `lm` (optional) adds a character language model's weighted log probability and a
     /// per-character bonus to each prefix (shallow fusion), and its end-of-text or next-word term to
     /// each finished path. Per frame only the `maxCandidates` most likely allowed classes within `prune`
-    /// nats of the frame's best class are extended. Returns up to `nBest` paths, best first; with a
+    /// nats of the frame's best allowed class are extended. Returns up to `nBest` paths, best first; with a
     /// constraint only complete words end a path. Scores include the language-model terms.
     /// `lmCache` (optional) remembers language-model scores across the searches of one line.
     /// `boundPruning` false extends every candidate, even one whose bound says it cannot enter the beam
@@ -195,8 +195,14 @@ enum CTCDecoder {
             let row = values + t * classes
             next.removeAll(keepingCapacity: true)
             // candidate classes at this frame, likeliest first
+            // The prune window hangs from the best class the mask allows: a capital field's E must
+            // stay a candidate where the network is sure of a small e.
             var best: Float = -.infinity
-            for c in 0 ..< classes { best = max(best, row[c]) }
+            if let a = allowed {
+                for c in 0 ..< classes where a[c] { best = max(best, row[c]) }
+            } else {
+                for c in 0 ..< classes { best = max(best, row[c]) }
+            }
             candidates.removeAll(keepingCapacity: true)
             for c in 1 ..< classes where row[c] >= best - prune {
                 if let a = allowed, !a[c] { continue }

@@ -282,6 +282,13 @@ public final class TextRecognizer: Sendable {
             seen.insert(s)
             chosen.append(p)
         }
+        // A character constraint that masks what the network saw (a capital field's C read as c)
+        // leaves the blank to win every frame, and the field would stay empty although something was
+        // written there: then the best non-empty reading the constraint allows comes first.
+        if allowed != nil, let top = chosen.first, top.classes.isEmpty, !CTCDecoder.greedy(m).classes.isEmpty,
+           let k = chosen.firstIndex(where: { !$0.classes.isEmpty }) {
+            chosen.insert(chosen.remove(at: k), at: 0)
+        }
         guard let best = chosen.first else { return .empty }
         var candidates = chosen.prefix(nBest).map { Candidate(text: text($0), score: $0.score) }
         let words = segmentWords(best, m: m, ink: ink, allowed: allowed, constraint: constraint,

@@ -33,6 +33,34 @@ import Testing
         #expect(r.words.allSatisfy { $0.candidates.first?.text == $0.text })
     }
 
+    /// A capital field where the network saw a small c: masking c leaves the blank ahead of every
+    /// allowed path, yet something was written, so the field reads the best allowed letter.
+    @Test func maskedReadingStillGivesTheBestAllowedCharacter() {
+        let m = Fixtures.matrix([["_": 0.35, "c": 0.55, "C": 0.08], ["_": 0.5, "c": 0.4, "C": 0.08], ["_": 0.9]])
+        var upper = RecognitionOptions(lexiconMode: .off)
+        upper.allowedCharacters = RecognitionOptions.upperCase
+        #expect(CTCDecoder.beamSearch(m, beamWidth: 16, nBest: 2, allowed: [true] + Fixtures.charset.map { $0.isUppercase },
+                                      constraint: nil).first?.classes.isEmpty == true, "the blank wins the masked search")
+        let r = recognizer.decode(m, ink: nil, options: upper)
+        #expect(r.text == "C")
+        #expect(r.candidates.first?.text == "C")
+        // Ink the network reads as nothing stays empty under a constraint too.
+        let blank = Fixtures.matrix([["_": 0.9], ["_": 0.9]])
+        #expect(recognizer.decode(blank, ink: nil, options: upper).text.isEmpty)
+    }
+
+    /// The network is all but certain of a small e (E is 11 nats below it): a capital field still
+    /// considers E, since the search prunes against the best class the field allows.
+    @Test func maskedSearchPrunesAgainstTheBestAllowedClass() {
+        let m = Fixtures.matrix([["e": 0.99995, "E": 2e-5], ["_": 0.9]])
+        var upper = RecognitionOptions(lexiconMode: .off)
+        upper.allowedCharacters = RecognitionOptions.upperCase
+        let paths = CTCDecoder.beamSearch(m, beamWidth: 16, nBest: 3, allowed: [true] + Fixtures.charset.map { $0.isUppercase },
+                                          constraint: nil)
+        #expect(paths.first?.classes == [Fixtures.classIndex("E")])
+        #expect(recognizer.decode(m, ink: nil, options: upper).text == "E")
+    }
+
     @Test func lexiconConstraintPicksDictionaryWord() {
         // "cet" is the best path; "cat" is second best per frame and in the word list.
         let m = Fixtures.matrix([["c": 0.9], ["e": 0.5, "a": 0.4], ["t": 0.9]])
