@@ -309,6 +309,7 @@ private let constrained: [(id: String, truth: String, option: String, value: Str
     @Test func characterModelIsFoundBesideTheWeightsOrReported() throws {
         let dir = TempDir()
         let weights = try Handwriting.weightsURL
+        #expect(try TextRecognizerAdapter(modelURL: weights).loadedCharacterModel() != nil, "the shipped one beside the weights")
         let lonely = URL(fileURLWithPath: dir.path("quire-rec.bin"))
         try FileManager.default.copyItem(at: weights, to: lonely)
         #expect(try TextRecognizerAdapter(modelURL: lonely).loadedCharacterModel() == nil)
