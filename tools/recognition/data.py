@@ -398,6 +398,50 @@ def eval_features(s: Sample) -> list:
     return [f] if f is not None else []
 
 
+def printed_letter_groups(strokes: list[np.ndarray]) -> list[list[int]]:
+    """Stroke indices of the letters of a printed word: strokes whose x-extents overlap form one
+    group (an i and its dot, a t and its bar), groups ordered left to right. Cursive ink gives fewer
+    groups than letters; `cut_letters` keeps only words where the counts agree."""
+    ext = sorted((float(s[:, 0].min()), float(s[:, 0].max()), i)
+                 for i, s in enumerate(strokes) if len(s))
+    groups: list[tuple[float, float, list[int]]] = []
+    for lo, hi, i in ext:
+        if groups and min(hi, groups[-1][1]) - max(lo, groups[-1][0]) > 0:
+            glo, ghi, ids = groups[-1]
+            groups[-1] = (min(lo, glo), max(hi, ghi), ids + [i])
+        else:
+            groups.append((lo, hi, [i]))
+    return [sorted(ids) for _, _, ids in groups]
+
+
+def cut_letters(words: list[Sample]) -> list[Sample]:
+    """Lone letters cut out of printed words (category lower/upper, the word's writer and units):
+    one group of strokes per letter where the word has as many x-overlap groups as letters. Some
+    pieces are wrong (a dot given to the neighbour, a crossing bar on its own); the caller filters
+    them (experiments/cut_letters.py keeps a piece when its letter is among the 3 best a checkpoint
+    reads in its case)."""
+    out = []
+    for w in words:
+        if w.cat != "words" or not w.label.isascii() or not w.label.isalpha():
+            continue
+        groups = printed_letter_groups(w.strokes)
+        if len(groups) != len(w.label):
+            continue
+        for k, (g, ch) in enumerate(zip(groups, w.label)):
+            out.append(Sample(f"{w.id}#{k}", "lower" if ch.islower() else "upper", ch, encode_label(ch),
+                              w.writer, [w.strokes[i] for i in g], w.in_mm))
+    return out
+
+
+def load_cut_letters(path: str) -> list[Sample]:
+    """The filtered pieces written by experiments/cut_letters.py; refuses validation writers' ink."""
+    with open(path, "rb") as f:
+        pieces = [Sample(*t) for t in pickle.load(f)]
+    if any(is_validation_writer(p.writer) for p in pieces):
+        raise ValueError(f"{path} holds letters of validation writers")
+    return pieces
+
+
 class Mixer:
     """Draws training examples from category pools with fixed weights (and composed lines)."""
 
@@ -407,11 +451,15 @@ class Mixer:
     WARM_WEIGHTS = {"chars": 0.35, "words": 0.45, "lines": 0.10, "composed": 0.10}
     WARM_SAMPLES = 80_000
 
-    def __init__(self, train: list[Sample], seed: int, weights: dict | None = None):
-        self.weights = weights or self.WEIGHTS
+    def __init__(self, train: list[Sample], seed: int, weights: dict | None = None,
+                 cut: list[Sample] | None = None):
+        """cut: letters cut out of training words (`cut_letters`), drawn with weight weights["cut"]."""
+        self.weights = dict(weights or self.WEIGHTS)
         self.rng = random.Random(seed)
         np.random.seed(seed)
-        self.pools = {"chars": [], "words": [], "lines": []}
+        self.pools = {"chars": [], "words": [], "lines": [], "cut": list(cut or [])}
+        if self.weights.get("cut", 0) > 0 and not self.pools["cut"]:
+            raise ValueError("a 'cut' draw weight needs cut letters")
         self.words_by_writer: dict[str, list[Sample]] = {}
         for s in train:
             if s.cat in ("digits", "upper", "lower", "symbols"):
@@ -433,12 +481,12 @@ class Mixer:
                                                           [s.strokes[k] for k in g], s.in_mm))
                 self.multiline = getattr(self, "multiline", 0) + (len(groups) > 1)
         self.writers = [w for w, v in self.words_by_writer.items() if len(v) >= 3]
-        self.kinds = list(self.WEIGHTS)
+        self.kinds = list(self.WEIGHTS) + ["cut"]
         self.set_progress(0)
 
     def set_progress(self, samples_seen: int):
         w = self.WARM_WEIGHTS if samples_seen < self.WARM_SAMPLES else self.weights
-        self.kw = [w[k] for k in self.kinds]
+        self.kw = [w.get(k, 0.0) for k in self.kinds]
 
     def draw(self):
         rng = self.rng

@@ -106,8 +106,8 @@ def parse_mix(text):
     for part in text.split(","):
         kind, _, value = part.partition("=")
         weights[kind.strip()] = float(value)
-    if set(weights) != set(data.Mixer.WEIGHTS):
-        raise SystemExit(f"--mix needs exactly {sorted(data.Mixer.WEIGHTS)}")
+    if not set(data.Mixer.WEIGHTS) <= set(weights) <= set(data.Mixer.WEIGHTS) | {"cut"}:
+        raise SystemExit(f"--mix needs exactly {sorted(data.Mixer.WEIGHTS)} and may add cut")
     return weights
 
 
@@ -134,6 +134,9 @@ def main():
     ap.add_argument("--mix", default=None,
                     help="draw weights after the warm-up, e.g. chars=0.4,words=0.3,lines=0.16,composed=0.14 "
                          "(default data.Mixer.WEIGHTS)")
+    ap.add_argument("--cut-letters", default=None,
+                    help="pickle of letters cut out of training words (experiments/cut_letters.py), "
+                         "drawn as 'cut' in --mix")
     ap.add_argument("--loop-aug", type=float, default=0.0,
                     help="probability of re-starting a closed stroke elsewhere on its loop (data.LOOP_AUG_P)")
     args = ap.parse_args()
@@ -164,7 +167,8 @@ def main():
     samples = data.load_all()
     train, val = data.split(samples)
     subset = data.val_subset(val, args.val_per_cat)
-    mixer = data.Mixer(train, seed=args.seed * 1_000_003 + step, weights=parse_mix(args.mix))
+    cut = data.load_cut_letters(args.cut_letters) if args.cut_letters else None
+    mixer = data.Mixer(train, seed=args.seed * 1_000_003 + step, weights=parse_mix(args.mix), cut=cut)
     torch.manual_seed(args.seed + step)
 
     if not os.path.exists(log_path):
