@@ -39,6 +39,19 @@ class Recognizer(nn.Module):
         return torch.log_softmax(self.out(y), dim=-1), ol
 
 
+def field_scores(net: Recognizer, features, classes: str):
+    """Log-likelihood (numpy, one per class) that the ink is exactly that one character: the exact
+    CTC score of each single-character reading, as a field of those classes is decided."""
+    with torch.no_grad():
+        out, olen = net(torch.tensor(features)[None], torch.tensor([len(features)]))
+        n = len(classes)
+        target = torch.tensor([[data.CHAR_TO_INDEX[c]] for c in classes])
+        nll = torch.nn.functional.ctc_loss(out.transpose(0, 1).expand(-1, n, -1), target, olen.expand(n),
+                                           torch.ones(n, dtype=torch.long), reduction="none",
+                                           zero_infinity=True)
+    return -nll.numpy()
+
+
 def build(config=None) -> Recognizer:
     return Recognizer(**(config or CONFIG))
 

@@ -21,9 +21,7 @@ import pickle
 import sys
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
-import numpy as np
 import torch
-import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import data  # noqa: E402
@@ -51,14 +49,8 @@ def main():
         f, _ = data.features(data.normalize(p.strokes, p.in_mm))
         if len(f) < 3:
             continue
-        with torch.no_grad():
-            out, olen = net(torch.tensor(f)[None], torch.tensor([len(f)]))
-        n = len(field)
-        target = torch.tensor([[data.CHAR_TO_INDEX[c]] for c in field])
-        nll = F.ctc_loss(out.transpose(0, 1).expand(-1, n, -1), target, olen.expand(n),
-                         torch.ones(n, dtype=torch.long), reduction="none",
-                         zero_infinity=True).numpy()
-        rank = int((nll < nll[field.index(p.label)]).sum())
+        scores = model_mod.field_scores(net, f, field)
+        rank = int((scores > scores[field.index(p.label)]).sum())
         counts[rank == 0] += 1
         if rank < a.max_rank:
             kept.append(p)

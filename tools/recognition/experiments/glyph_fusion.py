@@ -174,13 +174,7 @@ def cmd_fuse(a):
             continue
         allowed = FIELDS[s.cat]
         f, _ = data.features(data.normalize(s.strokes, s.in_mm))
-        with torch.no_grad():
-            out, olen = net(torch.tensor(f)[None], torch.tensor([len(f)]))
-        n = len(allowed)
-        target = torch.tensor([[data.CHAR_TO_INDEX[c]] for c in allowed])
-        nll = F.ctc_loss(out.transpose(0, 1).expand(-1, n, -1), target, olen.expand(n),
-                         torch.ones(n, dtype=torch.long), reduction="none", zero_infinity=True)
-        rows.append((s.cat, allowed.index(s.label), -nll.numpy(),
+        rows.append((s.cat, allowed.index(s.label), model_mod.field_scores(net, f, allowed),
                      lp[row[s.id]][[data.CHARSET.index(c) for c in allowed]]))
     for w in (0.0, 0.25, 0.5, 1.0, 2.0, None):
         acc = {}
