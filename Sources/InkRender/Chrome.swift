@@ -23,6 +23,8 @@ public enum ChromePainter {
     /// `scale` is the UI scale (1 at 96 dpi).
     public static func drawToolbar(on surface: CairoSurface, width: Int, height: Int, scale: Double,
                                    buttons: [ChromeButton], message: String?, theme: Theme) {
+        CairoText.lock()
+        defer { CairoText.unlock() }
         let cr = CairoContext(surface)
         let c = cr.raw
         CairoFontMetrics.applyFontOptions(c)
@@ -71,6 +73,8 @@ public enum ChromePainter {
     /// The width a label needs at a UI scale (for laying out buttons).
     public static func labelWidth(_ label: String, scale: Double) -> Double {
         guard let s = try? CairoSurface(width: 1, height: 1) else { return Double(label.count) * 8 * scale }
+        CairoText.lock()
+        defer { CairoText.unlock() }
         let cr = CairoContext(s)
         CairoFontMetrics.applyFontOptions(cr.raw)
         cairo_select_font_face(cr.raw, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)

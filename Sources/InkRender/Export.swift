@@ -142,7 +142,7 @@ public final class Exporter {
                 cairo_show_page(cr.raw)
                 try check(cr, "PDF")
             }
-            cairo_surface_finish(raw)
+            CairoText.withLock { cairo_surface_finish(raw) }
             try check(surface: raw, "PDF")
         }
         return sink.data
@@ -167,7 +167,7 @@ public final class Exporter {
                 renderer.draw(cr, part: part, state: state(options, t, area), clip: nil, options: o)
                 try check(cr, "SVG")
             }
-            cairo_surface_finish(raw)
+            CairoText.withLock { cairo_surface_finish(raw) }
             try check(surface: raw, "SVG")
         }
         var svg = String(decoding: sink.data, as: UTF8.self)

@@ -24,7 +24,7 @@ public final class CairoFontMetrics: FontMetricsProvider, @unchecked Sendable {
         // A 1x1 surface is enough: only metrics are read from it. It cannot fail for this size.
         let surface = (try? CairoSurface(width: 1, height: 1)) ?? CairoSurface(adopting: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1))
         context = CairoContext(surface)
-        CairoFontMetrics.applyFontOptions(context.raw)
+        CairoText.withLock { CairoFontMetrics.applyFontOptions(context.raw) }
     }
 
     /// Makes a context lay out text the way this class measures it (no hinting: the same layout
@@ -46,6 +46,8 @@ public final class CairoFontMetrics: FontMetricsProvider, @unchecked Sendable {
     public func measure(_ text: String, font: FontSpec) -> TextMetrics {
         let size = font.size.isFinite && font.size > 0 ? font.size : 0
         let k = size / Self.referenceSize
+        CairoText.lock()
+        defer { CairoText.unlock() }
         return lock.withLock {
             let face = Face(family: font.family, bold: font.bold, italic: font.italic)
             var fc = faceCache(face)

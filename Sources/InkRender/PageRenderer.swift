@@ -423,6 +423,8 @@ public final class PageRenderer {
     private func drawText(_ cr: CairoContext, block b: BlockData, area: Rect, spacing: Double) {
         let runs = textRuns(b, area: area, spacing: spacing)
         guard !runs.isEmpty else { return }
+        CairoText.lock()
+        defer { CairoText.unlock() }
         let c = cr.raw
         cr.save()
         cr.setSource(theme.textColor)
@@ -544,6 +546,8 @@ public final class PageRenderer {
     private func drawDebug(_ cr: CairoContext, part: PartModel, state: RenderState, dragged: Set<String>, canvas: Rect, only: Set<String>?) {
         let c = cr.raw
         let px = 1 / max(state.transform.scale, 1e-9)
+        CairoText.lock()
+        defer { CairoText.unlock() }
         cr.save()
         CairoFontMetrics.selectFont(c, theme.debugFont)
         cairo_set_font_size(c, theme.debugFont.size)

@@ -32,7 +32,7 @@ final class OverlaySurface {
         return c
     }
 
-    deinit { cairo_surface_destroy(raw) }
+    deinit { CairoText.withLock { cairo_surface_destroy(raw) } }
 }
 
 /// Text layout for the overlays with Cairo's toy API and DejaVu Sans.
@@ -46,6 +46,8 @@ enum OverlayText {
     nonisolated(unsafe) private static var scratch: OpaquePointer?
 
     static func width(_ text: String, size: Double) -> Double {
+        CairoText.lock()
+        defer { CairoText.unlock() }
         if scratch == nil, let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1) {
             scratch = cairo_create(s)
             cairo_surface_destroy(s)  // the context keeps its own reference
@@ -59,6 +61,8 @@ enum OverlayText {
     }
 
     static func show(_ c: OpaquePointer, _ text: String, in r: Rect, size: Double, centered: Bool) {
+        CairoText.lock()
+        defer { CairoText.unlock() }
         cairo_set_font_size(c, size)
         var fe = cairo_font_extents_t()
         cairo_font_extents(c, &fe)
@@ -147,6 +151,8 @@ struct CandidateBar: Equatable {
     }
 
     func draw(on s: OverlaySurface, theme: Theme) {
+        CairoText.lock()
+        defer { CairoText.unlock() }
         let c = s.context()
         defer { cairo_destroy(c); cairo_surface_flush(s.raw) }
         cairo_rectangle(c, 0, 0, width, height)
@@ -248,6 +254,8 @@ struct OverlayMenu: Equatable {
     }
 
     func draw(on s: OverlaySurface, theme: Theme) {
+        CairoText.lock()
+        defer { CairoText.unlock() }
         let c = s.context()
         defer { cairo_destroy(c); cairo_surface_flush(s.raw) }
         let (w, h) = size
