@@ -11,7 +11,7 @@ import InkModel
 /// surface (which embeds fonts) runs under this lock. Recursive, because measuring can happen
 /// while a page is drawn.
 public enum CairoText {
-    nonisolated(unsafe) private static let mutex = NSRecursiveLock()
+    private static let mutex = NSRecursiveLock()
 
     /// Takes the lock; pair with `unlock()` (a `defer` right after).
     public static func lock() { mutex.lock() }
