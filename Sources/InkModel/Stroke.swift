@@ -85,9 +85,10 @@ public struct InkStroke: Equatable, Sendable {
     public var seq: Int64
     public var startTime: Int64
     /// Packed form: n x (Int16 bits, from `baseX`), n y (from `baseY`), n time deltas, n pressures.
-    private var packed: [UInt16] = []
-    private var wide: WideSamples?
-    private var baseX: Int32 = 0, baseY: Int32 = 0
+    /// Readable in the module so the file encoder can walk every point without building arrays.
+    private(set) var packed: [UInt16] = []
+    private(set) var wide: WideSamples?
+    private(set) var baseX: Int32 = 0, baseY: Int32 = 0
     /// How far the stroke was moved since it was drawn, in 1/100 mm.
     public private(set) var offsetX: Int32 = 0
     public private(set) var offsetY: Int32 = 0

@@ -1,50 +1,103 @@
 import Foundation
 
-/// Appends little-endian integers and LEB128 varints to a byte buffer.
-struct ByteWriter {
-    var bytes: [UInt8] = []
+#if canImport(Glibc)
+import Glibc
+#endif
 
-    mutating func u8(_ v: UInt8) { bytes.append(v) }
+/// A growable byte buffer for the stroke encoder, which writes four varints per point of a
+/// document on every save: callers reserve room once per stroke, so the `put` methods store bytes
+/// without a capacity check each. The storage comes from malloc so `data()` can hand it to `Data`
+/// without a copy (and growing a large buffer is an mremap, not a copy).
+struct ByteBuffer: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var count = 0
 
-    mutating func varint(_ v: UInt64) {
+    init(capacity: Int) {
+        self.capacity = Swift.max(capacity, 64)
+        guard let p = malloc(self.capacity) else { fatalError("out of memory: \(self.capacity) bytes") }
+        base = p.assumingMemoryBound(to: UInt8.self)
+    }
+
+    deinit { free(base) }
+
+    /// Makes room for `n` more bytes; every `put` relies on an earlier reservation.
+    mutating func reserve(_ n: Int) {
+        guard n > capacity - count else { return }
+        let grown = Swift.max(capacity + capacity / 2, count + n)
+        guard let p = realloc(base, grown) else { fatalError("out of memory: \(grown) bytes") }
+        base = p.assumingMemoryBound(to: UInt8.self)
+        capacity = grown
+    }
+
+    @inline(__always) mutating func put(_ b: UInt8) {
+        base[count] = b
+        count += 1
+    }
+
+    /// Unsigned LEB128: at most 10 bytes.
+    @inline(__always) mutating func putVarint(_ v: UInt64) {
         var v = v
-        while v >= 0x80 { bytes.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }
-        bytes.append(UInt8(v))
+        while v >= 0x80 {
+            base[count] = UInt8(truncatingIfNeeded: v) | 0x80
+            count += 1
+            v >>= 7
+        }
+        base[count] = UInt8(truncatingIfNeeded: v)
+        count += 1
     }
 
-    mutating func zigzag(_ v: Int64) { varint(UInt64(bitPattern: (v << 1) ^ (v >> 63))) }
+    @inline(__always) mutating func putZigzag(_ v: Int64) { putVarint(UInt64(bitPattern: (v << 1) ^ (v >> 63))) }
 
-    mutating func string(_ s: String) {
-        let u = Array(s.utf8)
-        varint(UInt64(u.count))
-        bytes.append(contentsOf: u)
-    }
-
-    mutating func f32(_ f: Float) {
+    mutating func putF32(_ f: Float) {
         let b = f.bitPattern
-        for i in 0..<4 { bytes.append(UInt8((b >> (8 * UInt32(i))) & 0xFF)) }
+        for i in 0..<4 { put(UInt8(truncatingIfNeeded: b >> (8 * UInt32(i)))) }
+    }
+
+    /// A length-prefixed UTF-8 string; reserves its own room (strings have no useful bound).
+    mutating func string(_ s: String) {
+        var s = s
+        s.withUTF8 { u in
+            reserve(10 + u.count)
+            putVarint(UInt64(u.count))
+            if let src = u.baseAddress { (base + count).update(from: src, count: u.count) }
+            count += u.count
+        }
+    }
+
+    /// The bytes written, handed over without a copy.
+    consuming func data() -> Data {
+        let p = UnsafeMutableRawPointer(base), n = count
+        discard self
+        guard n > 0 else { free(p); return Data() }
+        // Give back the unused tail before Data holds the buffer for as long as it lives.
+        let shrunk = realloc(p, n) ?? p
+        return Data(bytesNoCopy: shrunk, count: n, deallocator: .free)
     }
 }
 
-/// Reads what `ByteWriter` wrote; every read is bounds-checked and throws on malformed data.
+/// Reads what `ByteBuffer` wrote, in place; every read is bounds-checked and throws on malformed
+/// data. Valid only inside the `withUnsafeBytes` call that made it.
 struct ByteReader {
-    let bytes: [UInt8]
-    var pos = 0
+    private let bytes: UnsafeRawBufferPointer
+    private(set) var pos = 0
     let what: String
 
-    init(_ data: Data, what: String) { bytes = [UInt8](data); self.what = what }
+    init(_ bytes: UnsafeRawBufferPointer, what: String) { self.bytes = bytes; self.what = what }
 
     var remaining: Int { bytes.count - pos }
 
-    func fail(_ why: String) -> QuireError { QuireError(.corruptPackage, "\(what): \(why) at byte \(pos)") }
+    func fail(_ why: String, at byte: Int? = nil) -> QuireError {
+        QuireError(.corruptPackage, "\(what): \(why) at byte \(byte ?? pos)")
+    }
 
-    mutating func u8() throws -> UInt8 {
+    @inline(__always) mutating func u8() throws -> UInt8 {
         guard pos < bytes.count else { throw fail("unexpected end of data") }
         defer { pos += 1 }
         return bytes[pos]
     }
 
-    mutating func varint() throws -> UInt64 {
+    @inline(__always) mutating func varint() throws -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -56,9 +109,37 @@ struct ByteReader {
         }
     }
 
-    mutating func zigzag() throws -> Int64 {
+    @inline(__always) mutating func zigzag() throws -> Int64 {
         let u = try varint()
         return Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1)))
+    }
+
+    /// Reads `count` zigzag deltas and returns their running sums, each checked to fit Int32: the
+    /// loop over every point of a file, so it keeps its position in a register and writes the
+    /// array in place. Throws what the one-value reads would, at the same byte.
+    mutating func deltaChannel(count: Int) throws -> [Int32] {
+        var p = pos
+        defer { pos = p }
+        let end = bytes.count
+        return try [Int32](unsafeUninitializedCapacity: count) { out, initialized in
+            var prev: Int64 = 0
+            for i in 0..<count {
+                var u: UInt64 = 0, shift: UInt64 = 0
+                while true {
+                    guard p < end else { throw fail("unexpected end of data", at: p) }
+                    let b = bytes[p]
+                    p += 1
+                    guard shift < 64 else { throw fail("varint too long", at: p) }
+                    u |= UInt64(b & 0x7F) << shift
+                    if b & 0x80 == 0 { break }
+                    shift += 7
+                }
+                prev &+= Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1)))
+                guard let v = Int32(exactly: prev) else { throw fail("coordinate out of range", at: p) }
+                out[i] = v
+            }
+            initialized = count
+        }
     }
 
     mutating func count(max: Int) throws -> Int {
@@ -70,7 +151,11 @@ struct ByteReader {
     mutating func string() throws -> String {
         let n = try count(max: remaining)
         defer { pos += n }
-        guard let s = String(validating: bytes[pos..<pos + n], as: UTF8.self) else { throw fail("invalid UTF-8") }
+        // Typed and contiguous, so validation takes the standard library's fast path.
+        let s = UnsafeRawBufferPointer(rebasing: bytes[pos..<pos + n]).withMemoryRebound(to: UInt8.self) {
+            String(validating: $0, as: UTF8.self)
+        }
+        guard let s else { throw fail("invalid UTF-8") }
         return s
     }
 
@@ -88,42 +173,75 @@ public enum StrokeCodec {
 
     /// Encodes strokes in the package's compact binary form.
     public static func encode(_ strokes: [InkStroke]) -> Data {
-        var w = ByteWriter()
-        w.bytes.reserveCapacity(strokes.reduce(64) { $0 + 24 + $1.count * 6 })
-        w.bytes.append(contentsOf: magic)
-        w.u8(version)
-        w.varint(UInt64(strokes.count))
-        for s in strokes {
-            w.string(s.id)
-            w.u8(s.pointerType.code)
-            if case .custom(let n) = s.pointerType { w.zigzag(Int64(n)) }
-            w.zigzag(Int64(s.pointerId))
-            w.string(s.tool)
-            w.string(s.color)
-            w.f32(s.width)
-            w.string(s.blockId ?? "")
-            w.zigzag(s.seq)
-            w.zigzag(s.startTime)
-            w.varint(UInt64(s.count))
-            // Channel by channel, delta coded: neighbouring deltas look alike, which deflate likes.
-            var prev: Int32 = 0
-            for v in s.xs { w.zigzag(Int64(v) - Int64(prev)); prev = v }
-            prev = 0
-            for v in s.ys { w.zigzag(Int64(v) - Int64(prev)); prev = v }
-            prev = 0
-            for v in s.dts { w.zigzag(Int64(v) - Int64(prev)); prev = v }
-            var prevP: Int32 = 0
-            for v in s.ps { w.zigzag(Int64(v) - Int64(prevP)); prevP = Int32(v) }
+        var w = ByteBuffer(capacity: strokes.reduce(16) { $0 + 48 + $1.count * 5 })
+        writeHeader(count: strokes.count, into: &w)
+        for s in strokes { write(s, into: &w) }
+        return w.data()
+    }
+
+    static func writeHeader(count: Int, into w: inout ByteBuffer) {
+        w.reserve(magic.count + 11)
+        for b in magic { w.put(b) }
+        w.put(version)
+        w.putVarint(UInt64(count))
+    }
+
+    /// Appends one stroke. The points are read from the stroke's stored form in place: building
+    /// its coordinate arrays would allocate four arrays per stroke on every save.
+    static func write(_ s: InkStroke, into w: inout ByteBuffer) {
+        w.string(s.id)
+        w.reserve(64)
+        w.put(s.pointerType.code)
+        if case .custom(let n) = s.pointerType { w.putZigzag(Int64(n)) }
+        w.putZigzag(Int64(s.pointerId))
+        w.string(s.tool)
+        w.string(s.color)
+        w.reserve(4)
+        w.putF32(s.width)
+        w.string(s.blockId ?? "")
+        let n = s.count
+        // A delta of two Int32 values zigzags into at most 34 bits (5 bytes); of two UInt16, 3.
+        w.reserve(30 + 18 * n)
+        w.putZigzag(s.seq)
+        w.putZigzag(s.startTime)
+        w.putVarint(UInt64(n))
+        // Channel by channel, delta coded: neighbouring deltas look alike, which deflate likes.
+        @inline(__always) func channel(_ w: inout ByteBuffer, _ value: (Int) -> Int32) {
+            var prev: Int64 = 0
+            for i in 0..<n {
+                let v = Int64(value(i))
+                w.putZigzag(v - prev)
+                prev = v
+            }
         }
-        return Data(w.bytes)
+        let dx = s.offsetX, dy = s.offsetY
+        if let wide = s.wide {
+            wide.xs.withUnsafeBufferPointer { b in channel(&w) { b[$0] &+ dx } }
+            wide.ys.withUnsafeBufferPointer { b in channel(&w) { b[$0] &+ dy } }
+            wide.dts.withUnsafeBufferPointer { b in channel(&w) { b[$0] } }
+            wide.ps.withUnsafeBufferPointer { b in channel(&w) { Int32(b[$0]) } }
+        } else {
+            // Wrapping adds, as the stroke's own accessors use: base + offset + bits is exact mod 2^32.
+            let bx = s.baseX &+ dx, by = s.baseY &+ dy
+            s.packed.withUnsafeBufferPointer { p in
+                channel(&w) { bx &+ Int32(Int16(bitPattern: p[$0])) }
+                channel(&w) { by &+ Int32(Int16(bitPattern: p[n + $0])) }
+                channel(&w) { Int32(p[2 * n + $0]) }
+                channel(&w) { Int32(p[3 * n + $0]) }
+            }
+        }
     }
 
     /// Decodes strokes; malformed data throws `corruptPackage` naming `what`.
     public static func decode(_ data: Data, what: String) throws -> [InkStroke] {
-        var r = ByteReader(data, what: what)
+        try data.withUnsafeBytes { try decode(ByteReader($0, what: what)) }
+    }
+
+    private static func decode(_ reader: ByteReader) throws -> [InkStroke] {
+        var r = reader
         for m in magic { guard try r.u8() == m else { throw r.fail("not a Quire stroke file (bad magic)") } }
         let v = try r.u8()
-        guard v == version else { throw QuireError(.unsupportedVersion, "\(what): stroke format version \(v) is not supported (this Quire reads version \(version))") }
+        guard v == version else { throw QuireError(.unsupportedVersion, "\(r.what): stroke format version \(v) is not supported (this Quire reads version \(version))") }
         // Each stroke needs at least 16 bytes: this caps the count before allocating anything.
         let n = try r.count(max: r.remaining / 16)
         var out: [InkStroke] = []
@@ -150,17 +268,8 @@ public enum StrokeCodec {
             let seq = try r.zigzag(), start = try r.zigzag()
             // Each point takes at least 4 bytes (one per channel).
             let count = try r.count(max: r.remaining / 4)
-            func channel() throws -> [Int32] {
-                var a = [Int32](); a.reserveCapacity(count)
-                var prev: Int64 = 0
-                for _ in 0..<count {
-                    prev &+= try r.zigzag()
-                    guard let v = Int32(exactly: prev) else { throw r.fail("coordinate out of range") }
-                    a.append(v)
-                }
-                return a
-            }
-            let xs = try channel(), ys = try channel(), dts = try channel(), pr = try channel()
+            let xs = try r.deltaChannel(count: count), ys = try r.deltaChannel(count: count)
+            let dts = try r.deltaChannel(count: count), pr = try r.deltaChannel(count: count)
             var ps = [UInt16](); ps.reserveCapacity(count)
             for p in pr {
                 guard let q = UInt16(exactly: p), Double(q) <= InkStroke.pressureLevels else { throw r.fail("pressure out of range") }
