@@ -19,6 +19,13 @@ public enum FileIO {
     /// Writes `data` to a sibling temporary file, fsyncs it, renames it over `path` and fsyncs the
     /// directory: a crash at any instant leaves the old file or the new one, never a mix.
     public static func writeAtomically(_ data: Data, to path: String) throws {
+        try writeAtomically(to: path) { fd, _ in try writeAll(fd, data, path: path) }
+    }
+
+    /// Creates a sibling temporary file, lets `fill` write it (through the descriptor or its path),
+    /// then fsyncs it, renames it over `path` and fsyncs the directory. If anything throws, the
+    /// temporary file is removed and `path` is untouched.
+    static func writeAtomically(to path: String, _ fill: (_ fd: Int32, _ temporaryPath: String) throws -> Void) throws {
         let url = URL(fileURLWithPath: path)
         let dir = url.deletingLastPathComponent().path
         let tmp = dir + "/." + url.lastPathComponent + ".\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
@@ -28,6 +35,21 @@ public enum FileIO {
         defer {
             if !ok { close(fd); unlink(tmp) }
         }
+        try fill(fd, tmp)
+        guard fsync(fd) == 0 else { throw errorFor(errno, "cannot sync", path) }
+        ok = true
+        close(fd)
+        guard rename(tmp, path) == 0 else {
+            let e = errno
+            unlink(tmp)
+            throw errorFor(e, "cannot replace", path)
+        }
+        let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dfd >= 0 { fsync(dfd); close(dfd) }
+    }
+
+    /// Writes all of `data` at the descriptor's position, retrying short writes and EINTR.
+    static func writeAll(_ fd: Int32, _ data: Data, path: String) throws {
         try data.withUnsafeBytes { (buf: UnsafeRawBufferPointer) in
             var off = 0
             while off < buf.count {
@@ -39,16 +61,6 @@ public enum FileIO {
                 off += n
             }
         }
-        guard fsync(fd) == 0 else { throw errorFor(errno, "cannot sync", path) }
-        ok = true
-        close(fd)
-        guard rename(tmp, path) == 0 else {
-            let e = errno
-            unlink(tmp)
-            throw errorFor(e, "cannot replace", path)
-        }
-        let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dfd >= 0 { fsync(dfd); close(dfd) }
     }
 
     enum Kind { case missing, file, directory, other }

@@ -134,9 +134,7 @@ public final class ContentPackage {
     }
 
     private func writeArchive(to target: String, revision: Int) throws {
-        let entries = try PackageFormat.encode(content(revision: revision))
-        let data = try PackageFormat.makeArchive(entries, compress: true)
-        try FileIO.writeAtomically(data, to: target)
+        try PackageFormat.writeArchive(content(revision: revision), to: target, compress: true)
     }
 
     private func checkOpen() throws {
@@ -237,9 +235,7 @@ public final class ContentPackage {
     public func saveToTemp() throws {
         try checkOpen()
         let rev = max(archiveRevision, tempRevision) + 1
-        let entries = try PackageFormat.encode(content(revision: rev))
-        let data = try PackageFormat.makeArchive(entries, compress: false)
-        try FileIO.writeAtomically(data, to: tempFolder + "/" + Self.snapshotName)
+        try PackageFormat.writeArchive(content(revision: rev), to: tempFolder + "/" + Self.snapshotName, compress: false)
         tempRevision = rev
     }
 

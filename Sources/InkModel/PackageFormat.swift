@@ -1,5 +1,6 @@
 import Foundation
 import ZIPFoundation
+import CQuireZlib
 
 /// Safety limits for reading archives (configuration keys `content-package.max-*`).
 public struct ArchiveLimits: Sendable {
@@ -83,22 +84,27 @@ enum PackageFormat {
             var data = Data()
             data.reserveCapacity(Int(declared))
             let cap = Int(declared)
+            // extract() returns the CRC it computes but never compares it, and computes it a byte
+            // at a time; zlib's is several times faster, and the comparison is ours.
+            var crc: UInt32 = 0
             do {
-                _ = try archive.extract(entry, bufferSize: 1 << 16) { chunk in
+                _ = try archive.extract(entry, bufferSize: 1 << 16, skipCRC32: true) { chunk in
                     guard data.count + chunk.count <= cap else {
                         throw QuireError(.archiveTooLarge, "'\(path)': entry '\(name)' inflates beyond its declared size")
                     }
+                    crc = crc32(chunk, continuing: crc)
                     data.append(chunk)
                 }
             } catch let e as QuireError {
                 throw e
-            } catch Archive.ArchiveError.invalidCRC32 {
-                throw QuireError(.corruptPackage, "'\(path)': entry '\(name)' is corrupted (CRC mismatch)")
             } catch {
                 throw QuireError(.corruptPackage, "'\(path)': entry '\(name)' cannot be read (\(error))")
             }
             guard data.count == cap else {
                 throw QuireError(.corruptPackage, "'\(path)': entry '\(name)' is shorter than declared")
+            }
+            guard crc == entry.checksum else {
+                throw QuireError(.corruptPackage, "'\(path)': entry '\(name)' is corrupted (CRC mismatch)")
             }
             total += data.count
             out[name] = data
@@ -106,17 +112,20 @@ enum PackageFormat {
         return out
     }
 
-    /// Builds a zip archive in memory.
+    /// zlib's CRC-32, continuing from `crc`.
+    static func crc32(_ data: Data, continuing crc: UInt32) -> UInt32 {
+        data.withUnsafeBytes { b in
+            // A null buffer would make zlib return its initial value instead of continuing.
+            guard let p = b.baseAddress, b.count > 0 else { return crc }
+            return UInt32(truncatingIfNeeded: crc32_z(UInt(crc), p.assumingMemoryBound(to: UInt8.self), b.count))
+        }
+    }
+
+    /// Builds a zip archive in memory (tests use it to make damaged packages).
     static func makeArchive(_ entries: [(String, Data)], compress: Bool) throws -> Data {
         do {
             let archive = try Archive(data: Data(), accessMode: .create)
-            let date = Date(timeIntervalSince1970: 1_700_000_000)
-            for (name, data) in entries {
-                try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count), modificationDate: date,
-                                     compressionMethod: compress ? .deflate : .none, bufferSize: max(1 << 16, min(data.count, 1 << 22))) { pos, size in
-                    data.subdata(in: Int(pos)..<Int(pos) + size)
-                }
-            }
+            try add(entries.map { e in LazyEntry(name: e.0, data: { e.1 }) }, to: archive, compress: compress)
             guard let d = archive.data else { throw QuireError(.ioError, "archive could not be built") }
             return d
         } catch let e as QuireError { throw e } catch {
@@ -124,13 +133,67 @@ enum PackageFormat {
         }
     }
 
+    private static func add(_ entries: [LazyEntry], to archive: Archive, compress: Bool) throws {
+        let date = Date(timeIntervalSince1970: 1_700_000_000)
+        for entry in entries {
+            let data = try entry.data()
+            try archive.addEntry(with: entry.name, type: .file, uncompressedSize: Int64(data.count), modificationDate: date,
+                                 compressionMethod: compress ? .deflate : .none, bufferSize: max(1 << 16, min(data.count, 1 << 22))) { pos, size in
+                data.subdata(in: Int(pos)..<Int(pos) + size)
+            }
+        }
+    }
+
+    /// An empty zip archive: its end-of-central-directory record alone.
+    static let emptyArchive = Data([0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18))
+
+    /// Writes a package archive atomically (sibling file, fsync, rename), streaming it into the
+    /// sibling file entry by entry: the bytes are those `makeArchive` builds in memory, without
+    /// holding the whole archive (and a copy of it) beside the document.
+    static func writeArchive(_ c: PackageContent, to path: String, compress: Bool) throws {
+        let entries = try entries(c)
+        try FileIO.writeAtomically(to: path) { fd, tmp in
+            // ZIPFoundation opens the file itself; `.update` on an empty archive writes what `.create`
+            // would (which insists on making the file, where we need our exclusively created one).
+            try FileIO.writeAll(fd, emptyArchive, path: path)
+            do {
+                try add(entries, to: Archive(url: URL(fileURLWithPath: tmp), accessMode: .update), compress: compress)
+                // ZIPFoundation flushes each entry's central directory without checking the result,
+                // so a full disk could cut the end off silently: read back what reached the file.
+                let written = try Archive(url: URL(fileURLWithPath: tmp), accessMode: .read).map(\.path)
+                guard written == entries.map(\.name) else {
+                    throw QuireError(.ioError, "cannot write '\(path)': the archive read back incomplete (disk full?)")
+                }
+            } catch let e as QuireError {
+                throw e
+            } catch let e as POSIXError {
+                throw FileIO.errorFor(e.code.rawValue, "cannot write", path)
+            } catch {
+                throw QuireError(.ioError, "cannot write '\(path)': \(error)")
+            }
+        }
+    }
+
     // MARK: content level
 
+    /// One archive entry; its bytes are made when it is written, so that saving holds one part's
+    /// stroke data at a time instead of every entry plus the archive.
+    struct LazyEntry {
+        let name: String
+        let data: () throws -> Data
+    }
+
     static func encode(_ c: PackageContent) throws -> [(String, Data)] {
-        var entries: [(String, Data)] = []
+        try entries(c).map { ($0.name, try $0.data()) }
+    }
+
+    /// The package's entries in archive order; stroke data and blocks are encoded on demand.
+    static func entries(_ c: PackageContent) throws -> [LazyEntry] {
+        var entries: [LazyEntry] = []
         var partsJSON: [JSONValue] = []
         let enc = JSONEncoder()
         enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        func eager(_ name: String, _ data: Data) -> LazyEntry { LazyEntry(name: name, data: { data }) }
         for p in c.parts {
             let dir = "parts/\(p.id)/"
             partsJSON.append(.object(["id": .string(p.id), "type": .string(p.type), "path": .string(dir)]))
@@ -139,10 +202,10 @@ enum PackageFormat {
                 "nextStroke": .number(Double(p.nextStroke)), "nextBlock": .number(Double(p.nextBlock)),
                 "metadata": .object(p.metadata.snapshot().mapValues(\.json)),
             ])
-            entries.append((dir + "part.json", Data(partInfo.serialized().utf8)))
-            entries.append((dir + "strokes.bin", StrokeCodec.encode(p.orderedStrokes)))
-            entries.append((dir + "blocks.json", try enc.encode(p.blocksInTreeOrder())))
-            for (name, data) in p.images.sorted(by: { $0.key < $1.key }) { entries.append((dir + name, data)) }
+            entries.append(eager(dir + "part.json", Data(partInfo.serialized().utf8)))
+            entries.append(LazyEntry(name: dir + "strokes.bin", data: { StrokeCodec.encode(p.orderedStrokes) }))
+            entries.append(LazyEntry(name: dir + "blocks.json", data: { try enc.encode(p.blocksInTreeOrder()) }))
+            for (name, data) in p.images.sorted(by: { $0.key < $1.key }) { entries.append(eager(dir + name, data)) }
         }
         let manifest: JSONValue = .object([
             "format": .string(formatName),
@@ -152,8 +215,8 @@ enum PackageFormat {
             "parts": .array(partsJSON),
             "createdBy": .string("Quire \(QuireVersion.string)"),
         ])
-        entries.insert(("manifest.json", Data(manifest.serialized(pretty: true).utf8)), at: 0)
-        entries.insert(("metadata.json", Data(JSONValue.object(c.metadata.snapshot().mapValues(\.json)).serialized().utf8)), at: 1)
+        entries.insert(eager("manifest.json", Data(manifest.serialized(pretty: true).utf8)), at: 0)
+        entries.insert(eager("metadata.json", Data(JSONValue.object(c.metadata.snapshot().mapValues(\.json)).serialized().utf8)), at: 1)
         return entries
     }
 

@@ -177,7 +177,7 @@ struct BenchMemory: ParsableCommand {
             try editor.setPart(part)
             print(String(format: "with an editor attached:   %7.1f MB (peak so far %.1f MB)", Self.residentMB(), Self.residentMB("VmHWM")))
             try pkg.save()
-            // save() builds the archive in memory; the allocator keeps most of it afterwards.
+            // save() streams the archive to disk; its peak holds one part's encoded strokes.bin.
             print(String(format: "after save:                %7.1f MB (peak %.1f MB)", Self.residentMB(), Self.residentMB("VmHWM")))
             print("target: a 100,000-stroke document under 200 MB")
         }
