@@ -71,8 +71,9 @@ public final class PartModel {
     public func makeStrokeId() -> String { defer { nextStroke += 1 }; return "s\(nextStroke)" }
     public func makeBlockId() -> String { defer { nextBlock += 1 }; return "b\(nextBlock)" }
     private var maxSeq: Int64 = 0
-    /// A sequence number above every stroke's (kept incrementally: this runs on every pen-up).
-    public func nextSeq() -> Int64 { maxSeq + 1 }
+    /// A sequence number above every stroke's (kept incrementally: this runs on every pen-up); a
+    /// part holding seq `Int64.max` (any value is valid in a file) gets `Int64.max` again, not a trap.
+    public func nextSeq() -> Int64 { maxSeq == .max ? .max : maxSeq + 1 }
 
     /// Marks the part changed (metadata edits and similar go through here).
     public func touch() { revision &+= 1 }

@@ -182,7 +182,8 @@ public struct InkStroke: Equatable, Sendable {
         guard count > 0 else { return .zero }
         let u = Self.unitsPerMillimetre
         return Rect(x: Double(minX &+ offsetX) / u, y: Double(minY &+ offsetY) / u,
-                    width: Double(maxX - minX) / u, height: Double(maxY - minY) / u)
+                    // In Int64: a file may hold any Int32 coordinates, and their span can exceed Int32.
+                    width: Double(Int64(maxX) - Int64(minX)) / u, height: Double(Int64(maxY) - Int64(minY)) / u)
     }
 
     /// Bounds in 1/100 mm: exact, for indexes that must find a stroke again after it moved.

@@ -308,7 +308,7 @@ extension Editor {
             ns.id = strokeIds[s.id]!
             ns.blockId = s.blockId.flatMap { ids[$0] }
             ns.seq = seq
-            seq += 1
+            if seq < .max { seq += 1 }
             changes.append(.stroke(old: nil, new: ns))
         }
         let newTop = ids[top.id]!

@@ -7,12 +7,8 @@ import Testing
 @Suite struct PackageWriteTests {
     func content() throws -> PackageContent {
         let a = try PartModel(id: "pa", type: "Drawing")
-        // Not the codec's extremes (coordinates wrapping the Int32 range, seq Int64.max): a part's
-        // own arithmetic assumes saner ink.
-        let extreme: Set = ["wide-extremes", "moved-wide", "custom-big"]
-        for s in StrokeCodecTests.variedStrokes() where s.blockId == nil && !extreme.contains(s.id) {
-            a.insertStroke(s)
-        }
+        // The codec's extremes too (coordinates spanning the whole Int32 range, seq Int64.max).
+        for s in StrokeCodecTests.variedStrokes() where s.blockId == nil { a.insertStroke(s) }
         for _ in 0..<300 { a.insertStroke(sampleStroke(a, n: 80, x: Double.random(in: -50...400), y: Double.random(in: 0...300))) }
         a.setImage(Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }), entry: "images/i1.bin")
         a.setImage(Data(), entry: "images/empty.bin")
@@ -39,6 +35,27 @@ import Testing
         #expect(byId(back) == byId(c))
         #expect(entries["parts/pa/images/i1.bin"] == c.parts[0].images["images/i1.bin"] && entries["parts/pa/images/empty.bin"] == Data())
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path) == ["s.iink"], "no temporary file is left")
+    }
+
+    @Test func extremeStrokesOpenAndLeaveRoomForNewOnes() throws {
+        // A file may hold any Int32 coordinates and any seq: opening it must not trap on a span
+        // wider than Int32, and the next stroke must not overflow past seq Int64.max.
+        let dir = TempDir()
+        let engine = try Engine()
+        let path = dir.path("x.iink")
+        let pkg = try engine.createPackage(path)
+        let part = try pkg.createPart(type: "Drawing")
+        for s in StrokeCodecTests.variedStrokes() where s.blockId == nil { part.model.insertStroke(s) }
+        try pkg.save()
+        pkg.close()
+        let back = try engine.openPackage(path)
+        defer { back.close() }
+        let m = try back.part(at: 0).model
+        let wide = try #require(m.strokes["wide-extremes"])
+        #expect(wide.bounds.width == (Double(Int32.max) - Double(Int32.min)) / InkStroke.unitsPerMillimetre)
+        #expect(m.nextSeq() == Int64.max)
+        m.insertStroke(InkStroke(id: m.makeStrokeId(), seq: m.nextSeq(), samples: [InkSample(x: 1, y: 1, t: 0, f: 0.5)]))
+        #expect(m.strokes.count == StrokeCodecTests.variedStrokes().filter { $0.blockId == nil }.count + 1)
     }
 
     @Test func failedWriteLeavesTheTargetAndFolderUntouched() throws {
