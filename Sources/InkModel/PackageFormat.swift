@@ -136,10 +136,10 @@ enum PackageFormat {
     private static func add(_ entries: [LazyEntry], to archive: Archive, compress: Bool) throws {
         let date = Date(timeIntervalSince1970: 1_700_000_000)
         for entry in entries {
-            let data = try entry.data()
-            try archive.addEntry(with: entry.name, type: .file, uncompressedSize: Int64(data.count), modificationDate: date,
-                                 compressionMethod: compress ? .deflate : .none, bufferSize: max(1 << 16, min(data.count, 1 << 22))) { pos, size in
-                data.subdata(in: Int(pos)..<Int(pos) + size)
+            let (size, read) = try entry.open()
+            try archive.addEntry(with: entry.name, type: .file, uncompressedSize: Int64(size), modificationDate: date,
+                                 compressionMethod: compress ? .deflate : .none, bufferSize: max(1 << 16, min(size, 1 << 22))) { pos, n in
+                try read(Int(pos), n)
             }
         }
     }
@@ -150,8 +150,9 @@ enum PackageFormat {
     /// Writes a package archive atomically (sibling file, fsync, rename), streaming it into the
     /// sibling file entry by entry: the bytes are those `makeArchive` builds in memory, without
     /// holding the whole archive (and a copy of it) beside the document.
-    static func writeArchive(_ c: PackageContent, to path: String, compress: Bool) throws {
-        let entries = try entries(c)
+    static func writeArchive(_ c: PackageContent, to path: String, compress: Bool,
+                             streamStrokesAbove points: Int = streamStrokesAbovePoints) throws {
+        let entries = try entries(c, streamStrokesAbove: points)
         try FileIO.writeAtomically(to: path) { fd, tmp in
             // ZIPFoundation opens the file itself; `.update` on an empty archive writes what `.create`
             // would (which insists on making the file, where we need our exclusively created one).
@@ -180,15 +181,36 @@ enum PackageFormat {
     /// stroke data at a time instead of every entry plus the archive.
     struct LazyEntry {
         let name: String
-        let data: () throws -> Data
+        /// The entry's exact size and a reader of its bytes, asked for in order.
+        let open: () throws -> (size: Int, read: (_ position: Int, _ count: Int) throws -> Data)
+
+        init(name: String, open: @escaping () throws -> (size: Int, read: (Int, Int) throws -> Data)) {
+            self.name = name
+            self.open = open
+        }
+
+        init(name: String, data: @escaping () throws -> Data) {
+            self.init(name: name) {
+                let d = try data()
+                return (d.count, { d.subdata(in: $0..<$0 + $1) })
+            }
+        }
     }
 
     static func encode(_ c: PackageContent) throws -> [(String, Data)] {
-        try entries(c).map { ($0.name, try $0.data()) }
+        try entries(c).map { e in
+            let (size, read) = try e.open()
+            return (e.name, try read(0, size))
+        }
     }
 
     /// The package's entries in archive order; stroke data and blocks are encoded on demand.
-    static func entries(_ c: PackageContent) throws -> [LazyEntry] {
+    /// Parts with more points than this stream their stroke data: measured first, then encoded a
+    /// piece at a time as the zip asks for it (about 4.5 bytes a point held otherwise: 45 MB for
+    /// 10 million points). Smaller parts are encoded at once, which is one pass instead of two.
+    static let streamStrokesAbovePoints = 2_000_000
+
+    static func entries(_ c: PackageContent, streamStrokesAbove limit: Int = streamStrokesAbovePoints) throws -> [LazyEntry] {
         var entries: [LazyEntry] = []
         var partsJSON: [JSONValue] = []
         let enc = JSONEncoder()
@@ -203,7 +225,15 @@ enum PackageFormat {
                 "metadata": .object(p.metadata.snapshot().mapValues(\.json)),
             ])
             entries.append(eager(dir + "part.json", Data(partInfo.serialized().utf8)))
-            entries.append(LazyEntry(name: dir + "strokes.bin", data: { StrokeCodec.encode(p.orderedStrokes) }))
+            entries.append(LazyEntry(name: dir + "strokes.bin") {
+                let strokes = p.orderedStrokes
+                guard strokes.reduce(0, { $0 + $1.count }) > limit else {
+                    let d = StrokeCodec.encode(strokes)
+                    return (d.count, { d.subdata(in: $0..<$0 + $1) })
+                }
+                let stream = StrokeCodec.Stream(strokes)
+                return (StrokeCodec.encodedSize(strokes), stream.read)
+            })
             entries.append(LazyEntry(name: dir + "blocks.json", data: { try enc.encode(p.blocksInTreeOrder()) }))
             for (name, data) in p.images.sorted(by: { $0.key < $1.key }) { entries.append(eager(dir + name, data)) }
         }

@@ -8,7 +8,35 @@ import Glibc
 /// document on every save: callers reserve room once per stroke, so the `put` methods store bytes
 /// without a capacity check each. The storage comes from malloc so `data()` can hand it to `Data`
 /// without a copy (and growing a large buffer is an mremap, not a copy).
-struct ByteBuffer: ~Copyable {
+/// Where the stroke encoder writes: a buffer, or a counter that measures the encoding first (a zip
+/// entry declares its size before its bytes are streamed).
+protocol ByteSink: ~Copyable {
+    mutating func reserve(_ n: Int)
+    mutating func put(_ b: UInt8)
+    mutating func putVarint(_ v: UInt64)
+    mutating func putF32(_ f: Float)
+    mutating func string(_ s: String)
+}
+
+extension ByteSink where Self: ~Copyable {
+    @inline(__always) mutating func putZigzag(_ v: Int64) { putVarint(UInt64(bitPattern: (v << 1) ^ (v >> 63))) }
+}
+
+/// Counts what the encoder would write.
+struct ByteCounter: ByteSink {
+    private(set) var count = 0
+    func reserve(_ n: Int) {}
+    @inline(__always) mutating func put(_ b: UInt8) { count += 1 }
+    @inline(__always) mutating func putVarint(_ v: UInt64) { count += v == 0 ? 1 : (70 - v.leadingZeroBitCount) / 7 }
+    mutating func putF32(_ f: Float) { count += 4 }
+    mutating func string(_ s: String) {
+        let n = s.utf8.count
+        putVarint(UInt64(n))
+        count += n
+    }
+}
+
+struct ByteBuffer: ByteSink, ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private(set) var count = 0
@@ -47,8 +75,6 @@ struct ByteBuffer: ~Copyable {
         count += 1
     }
 
-    @inline(__always) mutating func putZigzag(_ v: Int64) { putVarint(UInt64(bitPattern: (v << 1) ^ (v >> 63))) }
-
     mutating func putF32(_ f: Float) {
         let b = f.bitPattern
         for i in 0..<4 { put(UInt8(truncatingIfNeeded: b >> (8 * UInt32(i)))) }
@@ -63,6 +89,15 @@ struct ByteBuffer: ~Copyable {
             if let src = u.baseAddress { (base + count).update(from: src, count: u.count) }
             count += u.count
         }
+    }
+
+    /// Copies out the first `n` bytes (at most `count`) and moves the rest to the front.
+    mutating func take(_ n: Int) -> Data {
+        let n = Swift.min(n, count)
+        let out = Data(bytes: base, count: n)
+        memmove(base, base + n, count - n)
+        count -= n
+        return out
     }
 
     /// The bytes written, handed over without a copy.
@@ -179,7 +214,44 @@ public enum StrokeCodec {
         return w.data()
     }
 
-    static func writeHeader(count: Int, into w: inout ByteBuffer) {
+    /// The exact size of `encode(strokes)`, without building it.
+    static func encodedSize(_ strokes: [InkStroke]) -> Int {
+        var c = ByteCounter()
+        writeHeader(count: strokes.count, into: &c)
+        for s in strokes { write(s, into: &c) }
+        return c.count
+    }
+
+    /// `encode(strokes)` handed out in order, piece by piece, encoding only as far as asked: a save
+    /// then holds a buffer's worth of a part's stroke data instead of all of it.
+    final class Stream {
+        private let strokes: [InkStroke]
+        private var next = 0
+        private var buffer: ByteBuffer
+        private var handedOut = 0
+
+        init(_ strokes: [InkStroke]) {
+            self.strokes = strokes
+            buffer = ByteBuffer(capacity: 1 << 16)
+            writeHeader(count: strokes.count, into: &buffer)
+        }
+
+        /// The `count` bytes at `position`, which must follow the previous read.
+        func read(position: Int, count: Int) throws -> Data {
+            guard position == handedOut else {
+                throw QuireError(.ioError, "stroke data read out of order (at \(position), expected \(handedOut))")
+            }
+            while buffer.count < count, next < strokes.count {
+                write(strokes[next], into: &buffer)
+                next += 1
+            }
+            let out = buffer.take(count)
+            handedOut += out.count
+            return out
+        }
+    }
+
+    static func writeHeader<W: ByteSink & ~Copyable>(count: Int, into w: inout W) {
         w.reserve(magic.count + 11)
         for b in magic { w.put(b) }
         w.put(version)
@@ -188,7 +260,7 @@ public enum StrokeCodec {
 
     /// Appends one stroke. The points are read from the stroke's stored form in place: building
     /// its coordinate arrays would allocate four arrays per stroke on every save.
-    static func write(_ s: InkStroke, into w: inout ByteBuffer) {
+    static func write<W: ByteSink & ~Copyable>(_ s: InkStroke, into w: inout W) {
         w.string(s.id)
         w.reserve(64)
         w.put(s.pointerType.code)
@@ -206,7 +278,7 @@ public enum StrokeCodec {
         w.putZigzag(s.startTime)
         w.putVarint(UInt64(n))
         // Channel by channel, delta coded: neighbouring deltas look alike, which deflate likes.
-        @inline(__always) func channel(_ w: inout ByteBuffer, _ value: (Int) -> Int32) {
+        @inline(__always) func channel(_ w: inout W, _ value: (Int) -> Int32) {
             var prev: Int64 = 0
             for i in 0..<n {
                 let v = Int64(value(i))

@@ -19,11 +19,12 @@ import Testing
         return PackageContent(packageId: "pid", revision: 7, metadata: meta, parts: [a, b, try PartModel(id: "pc", type: "Drawing")])
     }
 
-    @Test(arguments: [true, false]) func streamedArchiveMatchesTheInMemoryBuild(compress: Bool) throws {
+    @Test(arguments: [(true, 0), (false, 0), (true, Int.max), (false, Int.max)])
+    func streamedArchiveMatchesTheInMemoryBuild(compress: Bool, streamStrokesAbove: Int) throws {
         let dir = TempDir()
         let c = try content()
         let path = dir.path("s.iink")
-        try PackageFormat.writeArchive(c, to: path, compress: compress)
+        try PackageFormat.writeArchive(c, to: path, compress: compress, streamStrokesAbove: streamStrokesAbove)
         let written = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(written == (try PackageFormat.makeArchive(try PackageFormat.encode(c), compress: compress)))
         // And it reads back as the same content.

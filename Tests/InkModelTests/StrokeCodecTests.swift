@@ -126,6 +126,29 @@ func referenceEncode(_ strokes: [InkStroke]) -> Data {
                 + "02" + "d00f" + "02" + "0204" + "0300" + "000a" + "00fe3f")
     }
 
+    @Test func encodedSizeIsExact() {
+        let strokes = Self.variedStrokes()
+        #expect(StrokeCodec.encodedSize(strokes) == StrokeCodec.encode(strokes).count)
+        #expect(StrokeCodec.encodedSize([]) == StrokeCodec.encode([]).count)
+        for s in strokes { #expect(StrokeCodec.encodedSize([s]) == StrokeCodec.encode([s]).count, "stroke \(s.id)") }
+    }
+
+    @Test(arguments: [1, 7, 100, 4096, 1 << 20]) func streamHandsOutTheEncodingInPieces(chunk: Int) throws {
+        let strokes = Self.variedStrokes() + Self.variedStrokes().map { $0.renamed($0.id + "-2") }
+        let whole = StrokeCodec.encode(strokes)
+        let stream = StrokeCodec.Stream(strokes)
+        var joined = Data()
+        while joined.count < whole.count {
+            let piece = try stream.read(position: joined.count, count: min(chunk, whole.count - joined.count))
+            #expect(!piece.isEmpty)
+            joined.append(piece)
+        }
+        #expect(joined == whole)
+        #expect(try stream.read(position: joined.count, count: 10).isEmpty, "nothing past the end")
+        // A reader that skips ahead gets an error, not other bytes.
+        #expect(throws: QuireError.self) { try StrokeCodec.Stream(strokes).read(position: 5, count: 5) }
+    }
+
     @Test func decodeRoundTripsEveryStorageForm() throws {
         let strokes = Self.variedStrokes()
         let back = try StrokeCodec.decode(StrokeCodec.encode(strokes), what: "test")
