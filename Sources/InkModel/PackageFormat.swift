@@ -190,10 +190,12 @@ enum PackageFormat {
         }
 
         init(name: String, data: @escaping () throws -> Data) {
-            self.init(name: name) {
-                let d = try data()
-                return (d.count, { d.subdata(in: $0..<$0 + $1) })
-            }
+            self.init(name: name) { LazyEntry.whole(try data()) }
+        }
+
+        /// Bytes already made, read in any order.
+        static func whole(_ d: Data) -> (size: Int, read: (Int, Int) throws -> Data) {
+            (d.count, { d.subdata(in: $0..<$0 + $1) })
         }
     }
 
@@ -204,12 +206,12 @@ enum PackageFormat {
         }
     }
 
-    /// The package's entries in archive order; stroke data and blocks are encoded on demand.
     /// Parts with more points than this stream their stroke data: measured first, then encoded a
     /// piece at a time as the zip asks for it (about 4.5 bytes a point held otherwise: 45 MB for
     /// 10 million points). Smaller parts are encoded at once, which is one pass instead of two.
     static let streamStrokesAbovePoints = 2_000_000
 
+    /// The package's entries in archive order; stroke data and blocks are encoded on demand.
     static func entries(_ c: PackageContent, streamStrokesAbove limit: Int = streamStrokesAbovePoints) throws -> [LazyEntry] {
         var entries: [LazyEntry] = []
         var partsJSON: [JSONValue] = []
@@ -227,10 +229,7 @@ enum PackageFormat {
             entries.append(eager(dir + "part.json", Data(partInfo.serialized().utf8)))
             entries.append(LazyEntry(name: dir + "strokes.bin") {
                 let strokes = p.orderedStrokes
-                guard strokes.reduce(0, { $0 + $1.count }) > limit else {
-                    let d = StrokeCodec.encode(strokes)
-                    return (d.count, { d.subdata(in: $0..<$0 + $1) })
-                }
+                guard strokes.reduce(0, { $0 + $1.count }) > limit else { return LazyEntry.whole(StrokeCodec.encode(strokes)) }
                 let stream = StrokeCodec.Stream(strokes)
                 return (StrokeCodec.encodedSize(strokes), stream.read)
             })

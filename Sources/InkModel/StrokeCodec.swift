@@ -4,10 +4,6 @@ import Foundation
 import Glibc
 #endif
 
-/// A growable byte buffer for the stroke encoder, which writes four varints per point of a
-/// document on every save: callers reserve room once per stroke, so the `put` methods store bytes
-/// without a capacity check each. The storage comes from malloc so `data()` can hand it to `Data`
-/// without a copy (and growing a large buffer is an mremap, not a copy).
 /// Where the stroke encoder writes: a buffer, or a counter that measures the encoding first (a zip
 /// entry declares its size before its bytes are streamed).
 protocol ByteSink: ~Copyable {
@@ -36,6 +32,10 @@ struct ByteCounter: ByteSink {
     }
 }
 
+/// A growable byte buffer for the stroke encoder, which writes four varints per point of a
+/// document on every save: callers reserve room once per stroke, so the `put` methods store bytes
+/// without a capacity check each. The storage comes from malloc so `data()` can hand it to `Data`
+/// without a copy (and growing a large buffer is an mremap, not a copy).
 struct ByteBuffer: ByteSink, ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
