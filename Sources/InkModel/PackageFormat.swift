@@ -228,10 +228,11 @@ enum PackageFormat {
             ])
             entries.append(eager(dir + "part.json", Data(partInfo.serialized().utf8)))
             entries.append(LazyEntry(name: dir + "strokes.bin") {
-                let strokes = p.orderedStrokes
-                guard strokes.reduce(0, { $0 + $1.count }) > limit else { return LazyEntry.whole(StrokeCodec.encode(strokes)) }
-                let stream = StrokeCodec.Stream(strokes)
-                return (StrokeCodec.encodedSize(strokes), stream.read)
+                guard p.pointCount > limit else { return LazyEntry.whole(StrokeCodec.encode(p.orderedStrokes)) }
+                // By id, one stroke at a time: a sorted copy of 100,000 strokes alone is tens of MB.
+                let table = p.strokes, ids = table.orderedIds()
+                let stroke: (Int) -> InkStroke = { table[ids[$0]]! }  // ids come from this very table
+                return (StrokeCodec.encodedSize(count: ids.count, stroke: stroke), StrokeCodec.Stream(count: ids.count, stroke: stroke).read)
             })
             entries.append(LazyEntry(name: dir + "blocks.json", data: { try enc.encode(p.blocksInTreeOrder()) }))
             for (name, data) in p.images.sorted(by: { $0.key < $1.key }) { entries.append(eager(dir + name, data)) }

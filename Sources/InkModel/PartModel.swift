@@ -156,8 +156,8 @@ public final class PartModel {
         }.sorted { $0.seq < $1.seq }
     }
 
-    /// All strokes in creation order.
-    public var orderedStrokes: [InkStroke] { strokes.values.sorted { $0.seq < $1.seq } }
+    /// All strokes in creation order (pieces of one erased stroke share its seq: then by id).
+    public var orderedStrokes: [InkStroke] { strokes.values.sorted { ($0.seq, $0.id) < ($1.seq, $1.id) } }
 
     /// A deep copy with the same ids (clonePart keeps ids: they are unique within a part only).
     public func clone(newId: String) -> PartModel {
@@ -199,6 +199,12 @@ public struct StrokeTable: Equatable, Sendable {
     }
 
     public subscript(id: String) -> InkStroke? { raw[id].map { Self.shifted($0, shifts, rootId) } }
+
+    /// The ids in `PartModel.orderedStrokes` order, without copying the strokes (a save of a large
+    /// part reads them one at a time).
+    func orderedIds() -> [String] {
+        raw.values.map { (seq: $0.seq, id: $0.id) }.sorted { ($0.seq, $0.id) < ($1.seq, $1.id) }.map(\.id)
+    }
     public var count: Int { raw.count }
     public var isEmpty: Bool { raw.isEmpty }
     public var keys: Dictionary<String, InkStroke>.Keys { raw.keys }

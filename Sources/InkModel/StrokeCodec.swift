@@ -216,24 +216,36 @@ public enum StrokeCodec {
 
     /// The exact size of `encode(strokes)`, without building it.
     static func encodedSize(_ strokes: [InkStroke]) -> Int {
+        encodedSize(count: strokes.count) { strokes[$0] }
+    }
+
+    /// The exact size of the encoding of `count` strokes, the i-th given by `stroke(i)`.
+    static func encodedSize(count: Int, stroke: (Int) -> InkStroke) -> Int {
         var c = ByteCounter()
-        writeHeader(count: strokes.count, into: &c)
-        for s in strokes { write(s, into: &c) }
+        writeHeader(count: count, into: &c)
+        for i in 0..<count { write(stroke(i), into: &c) }
         return c.count
     }
 
     /// `encode(strokes)` handed out in order, piece by piece, encoding only as far as asked: a save
     /// then holds a buffer's worth of a part's stroke data instead of all of it.
     final class Stream {
-        private let strokes: [InkStroke]
+        private let count: Int
+        private let stroke: (Int) -> InkStroke
         private var next = 0
         private var buffer: ByteBuffer
         private var handedOut = 0
 
-        init(_ strokes: [InkStroke]) {
-            self.strokes = strokes
+        /// Streams `count` strokes, the i-th given by `stroke(i)` (asked for once, in order).
+        init(count: Int, stroke: @escaping (Int) -> InkStroke) {
+            self.count = count
+            self.stroke = stroke
             buffer = ByteBuffer(capacity: 1 << 16)
-            writeHeader(count: strokes.count, into: &buffer)
+            writeHeader(count: count, into: &buffer)
+        }
+
+        convenience init(_ strokes: [InkStroke]) {
+            self.init(count: strokes.count) { strokes[$0] }
         }
 
         /// The `count` bytes at `position`, which must follow the previous read.
@@ -241,8 +253,8 @@ public enum StrokeCodec {
             guard position == handedOut else {
                 throw QuireError(.ioError, "stroke data read out of order (at \(position), expected \(handedOut))")
             }
-            while buffer.count < count, next < strokes.count {
-                write(strokes[next], into: &buffer)
+            while buffer.count < count, next < self.count {
+                write(stroke(next), into: &buffer)
                 next += 1
             }
             let out = buffer.take(count)

@@ -9,6 +9,13 @@ import Testing
         let a = try PartModel(id: "pa", type: "Drawing")
         // The codec's extremes too (coordinates spanning the whole Int32 range, seq Int64.max).
         for s in StrokeCodecTests.variedStrokes() where s.blockId == nil { a.insertStroke(s) }
+        // Pieces of an erased stroke keep its seq: ties must come out in one order on every path.
+        let whole = sampleStroke(a, n: 60)
+        for (k, r) in [40..<60, 0..<20, 20..<40].enumerated() {
+            var piece = whole.slice(r, id: "piece-\(2 - k)")
+            piece.seq = whole.seq
+            a.insertStroke(piece)
+        }
         for _ in 0..<300 { a.insertStroke(sampleStroke(a, n: 80, x: Double.random(in: -50...400), y: Double.random(in: 0...300))) }
         a.setImage(Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }), entry: "images/i1.bin")
         a.setImage(Data(), entry: "images/empty.bin")
@@ -34,6 +41,8 @@ import Testing
             c.parts.map { Dictionary(uniqueKeysWithValues: $0.orderedStrokes.map { ($0.id, $0) }) }
         }
         #expect(byId(back) == byId(c))
+        #expect(back.parts[0].orderedStrokes.map(\.id) == c.parts[0].orderedStrokes.map(\.id))
+        #expect(c.parts[0].strokes.orderedIds() == c.parts[0].orderedStrokes.map(\.id))
         #expect(entries["parts/pa/images/i1.bin"] == c.parts[0].images["images/i1.bin"] && entries["parts/pa/images/empty.bin"] == Data())
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path) == ["s.iink"], "no temporary file is left")
     }
