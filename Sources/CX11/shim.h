@@ -22,4 +22,10 @@ static inline int quire_XIMaskLen(int event) { return XIMaskLen(event); }
 static inline void quire_XISetMask(unsigned char *mask, int event) { XISetMask(mask, event); }
 static inline int quire_XIMaskIsSet(const unsigned char *mask, int event) { return XIMaskIsSet(mask, event); }
 static inline int quire_XDestroyImage(XImage *image) { return XDestroyImage(image); }
+/* XCreateIC is variadic, which Swift cannot call: an input context for one window, committing
+   text on key presses (no pre-edit or status area drawn by the client). */
+static inline XIC quire_CreateIC(XIM im, Window w) {
+    return XCreateIC(im, XNInputStyle, (long)(XIMPreeditNothing | XIMStatusNothing),
+                     XNClientWindow, w, XNFocusWindow, w, (char *)NULL);
+}
 #endif

@@ -53,6 +53,7 @@ public final class AppWindow: EditorDelegate {
     private var canvasSurface: CairoSurface?
     private var toolbarSurface: CairoSurface?
     private var clipboard: XClipboard!
+    private var inputContext: InputContext?
     private var layout: ToolbarLayout
     private let scale: Double
     private var size: (width: Int, height: Int)
@@ -182,6 +183,7 @@ public final class AppWindow: EditorDelegate {
             fullscreen = true
         }
         XSelectInput(d, top, KeyPressMask | StructureNotifyMask | FocusChangeMask | PropertyChangeMask)
+        inputContext = InputContext(x, window: top)
         toolbarWindow = XCreateSimpleWindow(d, top, 0, 0, w, tb, 0, black, white)
         canvas = XCreateSimpleWindow(d, top, 0, Int32(tb), w, max(1, h - tb), 0, black, white)
         // The canvas is always fully painted from the page cache: no server-side clearing.
@@ -357,6 +359,8 @@ public final class AppWindow: EditorDelegate {
     // MARK: events
 
     private func handle(_ ev: inout XEvent, received: UInt64) {
+        // Pen and touch (XI2 generic events) never go to the input method: the hot path skips it.
+        if ev.type != GenericEvent, let inputContext, inputContext.filter(&ev) { return }
         // Keys, focus and window events act on a finished stroke (Ctrl+C right after a lasso).
         if ev.type != GenericEvent, !pendingUps.isEmpty {
             for source in Array(pendingUps.keys) { applyPendingUp(source) }
@@ -387,7 +391,14 @@ public final class AppWindow: EditorDelegate {
             var k = ev.xkey
             lastServerTime = k.time
             handleKey(&k)
+        case FocusIn:
+            if ev.xfocus.window == top { inputContext?.setFocus(true) }
+        case MappingNotify:
+            // Another layout (setxkbmap, a test binding a key): look keys up in the new map.
+            var m = ev.xmapping
+            XRefreshKeyboardMapping(&m)
         case FocusOut:
+            if ev.xfocus.window == top { inputContext?.setFocus(false) }
             // A stroke cannot continue without focus (the grab is gone): cancel, then keep the work.
             if ev.xfocus.window == top, ev.xfocus.mode == NotifyNormal || ev.xfocus.mode == NotifyGrab {
                 router.cancelAll()
@@ -652,9 +663,15 @@ public final class AppWindow: EditorDelegate {
     }
 
     private func handleKey(_ k: inout XKeyEvent) {
-        var buf = [CChar](repeating: 0, count: 32)
         var keysym: KeySym = 0
-        let n = XLookupString(&k, &buf, 31, &keysym, nil)
+        var typed = ""
+        if let inputContext {
+            (typed, keysym) = inputContext.lookup(&k)
+        } else {
+            var buf = [CChar](repeating: 0, count: 32)
+            let n = XLookupString(&k, &buf, 31, &keysym, nil)
+            typed = n > 0 ? Self.text(buf, n) ?? "" : ""
+        }
         let ctrl = k.state & UInt32(ControlMask) != 0, shift = k.state & UInt32(ShiftMask) != 0, alt = k.state & UInt32(Mod1Mask) != 0
         let lower = keysym >= 0x41 && keysym <= 0x5a ? keysym + 0x20 : keysym
         if options.kiosk {
@@ -688,7 +705,7 @@ public final class AppWindow: EditorDelegate {
                 insertImage(p)
             case XK_BackSpace: if !p.isEmpty { p.removeLast() }; prompt = p
             default:
-                if n > 0, !ctrl, let s = Self.text(buf, n) { prompt = p + s }
+                if !ctrl, Self.isPrintable(typed) { prompt = p + typed }
             }
             return
         }
@@ -723,7 +740,7 @@ public final class AppWindow: EditorDelegate {
             var text = ""
             if keysym == KeySym(XK_BackSpace) { text = "\u{8}" } else if keysym == KeySym(XK_Return) || keysym == KeySym(XK_KP_Enter) { text = "\n" }
             else if let s = Self.character(keysym) { text = String(s) }
-            else if n > 0, let s = Self.text(buf, n), s.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f }) { text = s }
+            else if Self.isPrintable(typed) { text = typed }
             guard !text.isEmpty, part.type == "Text Document" else { return }
             guard text != "\u{8}" || selectedBlock() != nil else { return }
             do {
@@ -735,6 +752,11 @@ public final class AppWindow: EditorDelegate {
 
     static func text(_ buf: [CChar], _ n: Int32) -> String? {
         String(validating: buf.prefix(Int(n)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Text a key may type: something, and no control characters (Ctrl+letter, Delete).
+    static func isPrintable(_ s: String) -> Bool {
+        !s.isEmpty && s.unicodeScalars.allSatisfy { $0.value >= 0x20 && !(0x7f...0x9f).contains($0.value) }
     }
 
     /// The character of a keysym: Latin-1 keysyms are their code points, Unicode keysyms are 0x01000000 + code point.

@@ -332,6 +332,30 @@ struct AppWindowTests {
         #expect(text.output.contains("hell") && !text.output.contains("hello"), "exported: \(text.output)")
     }
 
+    /// Dead keys, Compose and keysyms outside Latin-1 go through the X input method: before it,
+    /// ´ then e typed "e", Cyrillic and Latin-2 letters typed nothing and Compose o e typed "oe".
+    @Test func deadKeysComposeAndOtherLayoutsTypeUnderXvfb() throws {
+        let tmp = TempDir()
+        let file = try newPackage(tmp)
+        let r = try launch(file, xvfb: true)
+        defer { r.app.kill(); r.server.stop() }
+        let dead = try r.x.bindSpareKeycode("dead_acute"), cyrillic = try r.x.bindSpareKeycode("Cyrillic_zhe")
+        let caron = try r.x.bindSpareKeycode("ccaron"), compose = try r.x.bindSpareKeycode("Multi_key")
+        usleep(200_000)  // the app refreshes its keymap on MappingNotify
+        r.x.focus(r.ready.window)
+        try r.x.keyChord("h")
+        r.x.key(code: dead)
+        try r.x.keyChord("e")
+        r.x.key(code: cyrillic)
+        r.x.key(code: caron)
+        r.x.key(code: compose)
+        try r.x.keyChord("o")
+        try r.x.keyChord("e")
+        close(r)
+        let text = try runTool(try quireBinary().path, ["export", file, "--format", "text"])
+        #expect(text.output.trimmingCharacters(in: .whitespacesAndNewlines) == "h\u{e9}\u{436}\u{10d}\u{153}", "exported: \(text.output)")
+    }
+
     // MARK: latency instrumentation (scripts/bench-latency runs this with a release binary)
 
     /// Writes a few hundred pen points on an empty page and on a full page (3,000 strokes; the

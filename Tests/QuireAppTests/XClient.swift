@@ -267,6 +267,36 @@ final class XClient {
         }
     }
 
+    /// Gives an unused keycode the keysym `name` (a dead key, a Cyrillic letter: what another
+    /// layout has) and returns the keycode, for `key(code:)`.
+    func bindSpareKeycode(_ name: String) throws -> UInt32 {
+        let sym = XStringToKeysym(name)
+        guard sym != 0 else { throw HarnessError("unknown keysym '\(name)'") }
+        var minCode: Int32 = 0, maxCode: Int32 = 0, perCode: Int32 = 0
+        XDisplayKeycodes(display, &minCode, &maxCode)
+        guard let map = XGetKeyboardMapping(display, UInt8(minCode), maxCode - minCode + 1, &perCode) else {
+            throw HarnessError("no keyboard mapping")
+        }
+        defer { XFree(map) }
+        // From the top: the high keycodes of the default map are the empty ones.
+        for code in stride(from: maxCode, through: minCode, by: -1) {
+            let row = Int(code - minCode) * Int(perCode)
+            guard (0..<Int(perCode)).allSatisfy({ map[row + $0] == 0 }) else { continue }
+            var syms: [KeySym] = [sym]
+            XChangeKeyboardMapping(display, code, 1, &syms, 1)
+            sync()
+            return UInt32(code)
+        }
+        throw HarnessError("no spare keycode")
+    }
+
+    /// Presses then releases one keycode through XTest.
+    func key(code: UInt32) {
+        XTestFakeKeyEvent(display, code, 1, 0)
+        XTestFakeKeyEvent(display, code, 0, 0)
+        sync()
+    }
+
     /// Presses then releases a chord through XTest (the "Virtual core XTEST keyboard").
     func keyChord(_ chord: String) throws {
         let codes = try keycodes(chord)
