@@ -196,6 +196,93 @@ import ZIPFoundation
         pkg.close()
     }
 
+    /// blocks.json for the good package's Text part: its root `b0` plus `extra` blocks, each
+    /// `(id, parentId, childIds, box)`; `rootParent` and `rootChildren` set the root's links.
+    func blocksJSON(rootParent: String? = nil, rootChildren: [String] = [], rootBox: String = "[0, 0, 0, 0]",
+                    _ extra: [(String, String?, [String], String)] = [], words: String = "[]") -> Data {
+        func box(_ b: String) -> String {
+            let v = b.dropFirst().dropLast().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            return #"{"x": \#(v[0]), "y": \#(v[1]), "width": \#(v[2]), "height": \#(v[3])}"#
+        }
+        func block(_ id: String, _ parent: String?, _ kids: [String], _ b: String, _ words: String = "[]") -> String {
+            let p = parent.map { #""parentId": "\#($0)", "# } ?? ""
+            let k = kids.map { "\"\($0)\"" }.joined(separator: ",")
+            return #"{"id": "\#(id)", "type": "Text", \#(p)"box": \#(box(b)), "childIds": [\#(k)], "conversion": "handwriting", "words": \#(words), "properties": {}}"#
+        }
+        let all = [block("b0", rootParent, rootChildren, rootBox, words)] + extra.map { block($0.0, $0.1, $0.2, $0.3) }
+        return Data(("[" + all.joined(separator: ",") + "]").utf8)
+    }
+
+    func withBlocks(_ good: [(String, Data)], _ blocks: Data) -> [(String, Data)] {
+        good.map { $0.0.hasSuffix("blocks.json") ? ($0.0, blocks) : $0 }
+    }
+
+    @Test func blockTreesThatAreNotTreesAreRefused() throws {
+        // Each of these opened before and then crashed (stack overflow) or hung export, recognition
+        // and convert, which walk the tree from the root.
+        let dir = TempDir()
+        let good = try goodEntries(dir)
+        let box = "[10, 10, 100, 20]"
+        var chain: [(String, String?, [String], String)] = []
+        for i in 1...(PackageFormat.maxBlockDepth + 1) {
+            chain.append(("c\(i)", i == 1 ? "b0" : "c\(i - 1)", i <= PackageFormat.maxBlockDepth ? ["c\(i + 1)"] : [], box))
+        }
+        let variants: [(String, Data)] = [
+            // Two blocks each other's parent and child, apart from the root.
+            ("orphan cycle", blocksJSON([("x", "y", ["y"], box), ("y", "x", ["x"], box)])),
+            // A child whose child is the root, which points back at it.
+            ("cycle through the root", blocksJSON(rootParent: "c", rootChildren: ["c"], [("c", "b0", ["b0"], box)])),
+            ("self-parent", blocksJSON([("c", "c", ["c"], box)])),
+            ("child listed twice", blocksJSON(rootChildren: ["c", "c"], [("c", "b0", [], box)])),
+            ("root with a parent", blocksJSON(rootParent: "c", rootChildren: [], [("c", nil, [], box)])),
+            ("nested too deep", blocksJSON(rootChildren: ["c1"], chain)),
+        ]
+        for (i, (what, blocks)) in variants.enumerated() {
+            let p = dir.path("tree\(i).iink")
+            try write(withBlocks(good, blocks), to: p)
+            let err = expectCode(.corruptPackage) { _ = try Engine().openPackage(p) }
+            #expect(err?.message.contains("malformed") == false, "\(what) is refused for its links: \(err?.message ?? "")")
+        }
+        // A nested block within the depth limit still opens.
+        let p = dir.path("nested.iink")
+        try write(withBlocks(good, blocksJSON(rootChildren: ["c1"], Array(chain.prefix(3)).enumerated().map { i, c in
+            (c.0, c.1, i < 2 ? c.2 : [], c.3)
+        })), to: p)
+        let pkg = try Engine().openPackage(p)
+        #expect(try pkg.part(at: 0).model.blocksInTreeOrder().map(\.id) == ["b0", "c1", "c2", "c3"])
+        pkg.close()
+    }
+
+    @Test func boxesOutOfRangeAreRefused() throws {
+        // A box of 1e300 mm opened, then trapped converting the export size (or the guide count)
+        // to Int in every PNG, SVG, PDF and JSON export.
+        let dir = TempDir()
+        let good = try goodEntries(dir)
+        let word = { (b: String) in #"[{"label": "a", "candidates": [], "selected": 0, "box": \#(b), "line": 0, "strokeIds": [], "chars": [], "styles": []}]"# }
+        let char = #"[{"label": "a", "candidates": [], "selected": 0, "box": {"x": 0, "y": 0, "width": 1, "height": 1}, "line": 0, "strokeIds": [], "#
+            + #""chars": [{"label": "a", "box": {"x": 0, "y": -1e300, "width": 1, "height": 1}, "strokeIds": []}], "styles": []}]"#
+        let variants: [Data] = [
+            blocksJSON(rootBox: "[0, 0, 1e300, 10]"),
+            blocksJSON(rootBox: "[-1e308, 0, 10, 10]"),
+            blocksJSON(rootBox: "[0, 6e8, 10, 6e8]"),  // each value in range, the bottom edge not
+            blocksJSON(rootChildren: ["c"], [("c", "b0", [], "[0, 0, 10, 1.7976931348623157e308]")]),
+            blocksJSON(words: word(#"{"x": 0, "y": 0, "width": 1e20, "height": 1}"#)),
+            blocksJSON(words: char),
+        ]
+        for (i, blocks) in variants.enumerated() {
+            let p = dir.path("box\(i).iink")
+            try write(withBlocks(good, blocks), to: p)
+            let err = expectCode(.corruptPackage) { _ = try Engine().openPackage(p) }
+            #expect(err?.message.contains("out of range") == true, "\(err?.message ?? "")")
+        }
+        // Far out but within range (a kilometre away, 100 m tall) still opens.
+        let p = dir.path("far.iink")
+        try write(withBlocks(good, blocksJSON(rootBox: "[-1e6, 1e6, 10, 1e5]")), to: p)
+        let pkg = try Engine().openPackage(p)
+        #expect(try pkg.part(at: 0).model.root.box == Rect(x: -1e6, y: 1e6, width: 10, height: 1e5))
+        pkg.close()
+    }
+
     @Test func strokeCodecRejectsHostileCounts() {
         // Claims 2^62 strokes in a 10-byte payload: refused before allocating.
         var w = ByteWriter()
