@@ -68,8 +68,17 @@ public final class Exporter {
         }
         let content = r ?? Rect(x: 0, y: 0, width: 0, height: 0)
         let m = max(0, options.margin.isFinite ? options.margin : 0)
-        return Rect(x: content.x - m, y: content.y - m, width: max(content.width + 2 * m, 1), height: max(content.height + 2 * m, 1))
+        let area = Rect(x: content.x - m, y: content.y - m, width: max(content.width + 2 * m, 1), height: max(content.height + 2 * m, 1))
+        // Page sizes are turned into integer pixel counts: a box set far out (or to infinity)
+        // through the API would trap there instead of failing.
+        guard [area.x, area.y, area.maxX, area.maxY].allSatisfy({ abs($0) <= Self.maxExtent }) else {
+            throw QuireError(.exportError, "the content reaches \(area.x), \(area.y) to \(area.maxX), \(area.maxY) mm, beyond what can be exported (\(Self.maxExtent) mm)")
+        }
+        return area
     }
+
+    /// Ten times the farthest box a package may hold (PackageFormat.maxBoxExtent).
+    static let maxExtent = 1e10
 
     private func only(_ part: PartModel, _ block: String?) -> Set<String>? {
         guard let block else { return nil }
@@ -100,10 +109,12 @@ public final class Exporter {
         guard dpi.isFinite, dpi > 0, dpi <= 9600 else { throw QuireError(.invalidArgument, "dpi must be in 1...9600, not \(dpi)") }
         let area = try exportBounds(part: part, block: block, options: options)
         let k = dpi / 25.4
-        let w = Int((area.width * k).rounded(.up)), h = Int((area.height * k).rounded(.up))
-        guard w <= 32767, h <= 32767, w * h <= options.maxPixels else {
-            throw QuireError(.exportError, "export would be \(w)x\(h) pixels, over the limit (\(options.maxPixels) pixels, 32767 a side); lower the DPI")
+        // Compared as Double: a size past Int's range must fail the check, not trap converting.
+        let wd = (area.width * k).rounded(.up), hd = (area.height * k).rounded(.up)
+        guard wd <= 32767, hd <= 32767, wd * hd <= Double(options.maxPixels) else {
+            throw QuireError(.exportError, "export would be \(String(format: "%.0f", wd))x\(String(format: "%.0f", hd)) pixels, over the limit (\(options.maxPixels) pixels, 32767 a side); lower the DPI")
         }
+        let w = Int(wd), h = Int(hd)
         let s = try CairoSurface(width: max(w, 1), height: max(h, 1))
         let cr = CairoContext(s)
         let t = Transform(scale: k, tx: -area.x * k, ty: -area.y * k)
@@ -128,6 +139,7 @@ public final class Exporter {
     public func exportPDF(part: PartModel, block: String? = nil, options: ExportOptions = ExportOptions()) throws -> Data {
         let area = try exportBounds(part: part, block: block, options: options)
         let k = 72 / 25.4
+        try checkVectorPage(area, k, "PDF")
         let sink = DataSink()
         let opaque = Unmanaged.passUnretained(sink).toOpaque()
         let raw = cairo_pdf_surface_create_for_stream(dataSinkWrite, opaque, area.width * k, area.height * k)!
@@ -152,6 +164,7 @@ public final class Exporter {
     public func exportSVG(part: PartModel, block: String? = nil, options: ExportOptions = ExportOptions()) throws -> Data {
         let area = try exportBounds(part: part, block: block, options: options)
         let k = 72 / 25.4
+        try checkVectorPage(area, k, "SVG")
         let sink = DataSink()
         let opaque = Unmanaged.passUnretained(sink).toOpaque()
         let raw = cairo_svg_surface_create_for_stream(dataSinkWrite, opaque, area.width * k, area.height * k)!
@@ -176,6 +189,18 @@ public final class Exporter {
             svg.replaceSubrange(end, with: texts + "</svg>")
         }
         return Data(svg.utf8)
+    }
+
+    /// Cairo keeps vector coordinates in 24.8 fixed point, so a page side past 2^23 points (about
+    /// 3 km) overflows it: cairo then fails, or spins for minutes in `show_page`. Half of that is
+    /// allowed, leaving room for ink widths and text reaching past the content bounds.
+    static let maxVectorPagePoints = Double(1 << 22)
+
+    private func checkVectorPage(_ area: Rect, _ k: Double, _ what: String) throws {
+        guard area.width * k <= Self.maxVectorPagePoints, area.height * k <= Self.maxVectorPagePoints else {
+            throw QuireError(.exportError, "\(what) export would be \(String(format: "%.0f", area.width)) x \(String(format: "%.0f", area.height)) mm, "
+                + "over the limit of \(String(format: "%.0f", Self.maxVectorPagePoints / k)) mm a side; export a block instead")
+        }
     }
 
     private func textElements(part: PartModel, block: String?, area: Rect, options: ExportOptions, transform t: Transform) -> String {

@@ -32,8 +32,10 @@ extension Editor {
         let top = b.box.isEmpty ? 0 : b.box.y
         let bottom = b.box.isEmpty ? contentBox.maxY : b.box.maxY
         // The renderer's rule, in integers of spacing so rounding never adds or drops a line.
-        let n = Int(((bottom - top) / g.spacing + 1e-9).rounded(.down))
-        guard n >= 1, n <= 100_000 else { return [] }
+        let lines = ((bottom - top) / g.spacing + 1e-9).rounded(.down)
+        // Checked before converting: a huge box gives a count past Int's range.
+        guard lines >= 1, lines <= 100_000 else { return [] }
+        let n = Int(lines)
         return (1...n).map { top + Double($0) * g.spacing }
     }
 }

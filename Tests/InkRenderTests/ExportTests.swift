@@ -56,6 +56,37 @@ import FoundationXML
         #expect(throws: QuireError.self) { try Exporter(theme: .builtIn).exportPNG(part: part, dpi: -1) }
     }
 
+    @Test func contentBeyondTheExportableRangeFailsInsteadOfTrapping() throws {
+        // A box this far out reaches the exporter only through the API (packages refuse it), and
+        // trapped converting the page size to Int.
+        let part = try twoStrokes()
+        var root = part.root
+        root.box = Rect(x: 0, y: 0, width: 1e300, height: 10)
+        part.setBlock(root)
+        let ex = Exporter(theme: .builtIn)
+        for export in [{ try ex.exportPNG(part: part) }, { try ex.exportSVG(part: part) }, { try ex.exportPDF(part: part) }] {
+            let e = #expect(throws: QuireError.self) { _ = try export() }
+            #expect(e?.code == .exportError)
+        }
+    }
+
+    @Test func vectorPagesStayWithinCairosCoordinates() throws {
+        // Ink may lie anywhere in Int32 hundredths of a millimetre (21 km), but cairo's fixed point
+        // ends near 3 km of points: past it a PDF failed or spun for minutes, an SVG came out garbled.
+        let tall = try PartModel(id: "t", type: "Drawing")
+        tall.insertStroke(Fixtures.stroke("a", seq: 1, [(10, 10, 0.5), (12, 3_000_000, 0.5)]))
+        let ex = Exporter(theme: .builtIn)
+        for export in [{ try ex.exportSVG(part: tall) }, { try ex.exportPDF(part: tall) }] {
+            let e = #expect(throws: QuireError.self) { _ = try export() }
+            #expect(e?.code == .exportError && e?.message.contains("export a block") == true)
+        }
+        // A kilometre-tall page is still written.
+        let long = try PartModel(id: "l", type: "Drawing")
+        long.insertStroke(Fixtures.stroke("a", seq: 1, [(10, 10, 0.5), (12, 1_000_000, 0.5)]))
+        #expect(String(decoding: try ex.exportPDF(part: long).prefix(5), as: UTF8.self) == "%PDF-")
+        #expect(String(decoding: try ex.exportSVG(part: long), as: UTF8.self).contains("<path"))
+    }
+
     final class SVGCollector: NSObject, XMLParserDelegate {
         var elements: [String: Int] = [:]
         var texts: [String] = []

@@ -184,6 +184,18 @@ import Testing
         expectCode(.invalidBlock) { _ = try e.baselines(of: text) }
     }
 
+    @Test func aBoxTooTallToCountItsLinesHasNone() throws {
+        // The line count of a box set this tall through the model trapped converting it to Int.
+        let f = try Fixture()
+        try f.write(x: 100, y: 100)
+        let text = try #require(f.editor.rootBlock?.children.first)
+        var b = try #require(f.part.model.blocks[text.id])
+        b.box.height = 1e300
+        f.part.model.setBlock(b)
+        #expect(try f.editor.baselines(of: text).isEmpty)
+        #expect(try f.editor.export(text, mimeType: .json).contains("\"guides\"") == false)
+    }
+
     @Test func theRootOfATextPartSpansThePage() throws {
         let f = try Fixture(type: "Text")
         let root = try #require(f.editor.rootBlock)
