@@ -414,6 +414,8 @@ def make_case(r, seed_entries):
             for e in entries:
                 if e[0] == d + "blocks.json":
                     bl = json.loads(e[1])
+                    if not isinstance(bl, list) or not bl or not isinstance(bl[0], dict):
+                        continue  # blocks.json already mutated out of shape
                     root = bl[0]
                     bl.append({"id": "img1", "type": "Image", "box": {"x": rnum(r), "y": 10, "width": rnum(r), "height": rnum(r)},
                                "parentId": root["id"], "childIds": [], "conversion": "handwriting", "words": [], "properties": {},
@@ -491,7 +493,10 @@ def classify(rc, out):
 def run_case(args, i, seeds):
     r = random.Random(f"{args.seed}:{i}")
     seed_name = r.choice(sorted(seeds))
-    data, desc = make_case(r, seeds[seed_name])
+    try:
+        data, desc = make_case(r, seeds[seed_name])
+    except Exception as e:  # a mutation that does not apply to what earlier ones left: skip the case
+        return i, seed_name, f"generator failed: {type(e).__name__}", "skipped"
     work = os.path.join(args.out, "work", str(i))
     os.makedirs(work, exist_ok=True)
     pkg = os.path.join(work, "case.iink")
@@ -560,7 +565,7 @@ def main():
     with open(os.path.join(args.out, "log.tsv"), "a") as log, ThreadPoolExecutor(args.jobs) as pool:
         for i, seed_name, desc, status in pool.map(lambda i: run_case(args, i, seeds), todo):
             log.write(f"{args.seed}\t{i}\t{seed_name}\t{desc}\t{status}\n"); log.flush()
-            key = status if status in ("ok", "refused") else "FINDING"
+            key = status if status in ("ok", "refused", "skipped") else "FINDING"
             counts[key] = counts.get(key, 0) + 1
             if key == "FINDING":
                 print(f"case {i} ({seed_name}, {desc}): {status}", flush=True)
