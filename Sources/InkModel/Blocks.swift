@@ -84,3 +84,55 @@ extension RecognizedWord {
         return label.contains(where: { descenders.contains($0) }) ? box.maxY - box.height / 3 : box.maxY
     }
 }
+
+extension BlockData {
+    /// The farthest a box may reach, in millimetres: 50 times the farthest ink (coordinates are
+    /// Int32 hundredths of a millimetre, about 21 km), far beyond any box the editor makes. Larger
+    /// values, and non-finite ones, only come from damaged or crafted data, and would overflow the
+    /// pixel and line counts computed from boxes.
+    public static let maxBoxExtent = 1e9
+
+    /// How deep blocks may nest below the root (the editor makes one level; pasted blocks keep theirs).
+    public static let maxDepth = 32
+
+    /// Why `blocks` are not a tree under `rootId` as the editor keeps them, or nil: each block
+    /// reached from the root exactly once through `childIds`, each child pointing back with
+    /// `parentId`, at most `maxDepth` levels down. A cycle, a child listed twice or a stray would
+    /// send every walk of the tree (reading order, layout, export, recognition, save) round forever,
+    /// into a stack overflow, or past blocks that save then drops. The root's `parentId` is the
+    /// caller's to check.
+    public static func treeProblem(_ blocks: [String: BlockData], rootId: String, maxDepth: Int = maxDepth) -> String? {
+        guard blocks[rootId] != nil else { return "root block '\(rootId)' is missing" }
+        var reached = Set<String>()
+        var pending = [(id: rootId, depth: 0)]
+        while let (id, depth) = pending.popLast() {
+            guard reached.insert(id).inserted else { return "block '\(id)' is reached twice in the block tree (a cycle or a repeated child)" }
+            guard depth <= maxDepth else { return "block '\(id)' is nested more than \(maxDepth) levels deep" }
+            let b = blocks[id]!  // the root, or a child checked below
+            for c in b.childIds {
+                guard blocks[c]?.parentId == id else { return "block '\(id)' lists child '\(c)' that does not point back" }
+                pending.append((c, depth + 1))
+            }
+        }
+        if let stray = blocks.keys.sorted().first(where: { !reached.contains($0) }) {
+            return "block '\(stray)' is not in the tree under the root (its parent chain is a cycle or leads nowhere)"
+        }
+        return nil
+    }
+
+    /// Which box of the block (its own, its words', its characters') is not finite within
+    /// `maxBoxExtent`, or nil.
+    public var boxProblem: String? {
+        func bad(_ r: Rect) -> Double? {
+            [r.x, r.y, r.width, r.height, r.maxX, r.maxY].first { !(abs($0) <= Self.maxBoxExtent) }
+        }
+        if let v = bad(box) { return "block '\(id)' has a coordinate or size out of range (\(v) mm)" }
+        for (i, w) in words.enumerated() {
+            if let v = bad(w.box) { return "word \(i) of block '\(id)' has a coordinate or size out of range (\(v) mm)" }
+            for (j, c) in w.chars.enumerated() {
+                if let v = bad(c.box) { return "character \(j) of word \(i) of block '\(id)' has a coordinate or size out of range (\(v) mm)" }
+            }
+        }
+        return nil
+    }
+}

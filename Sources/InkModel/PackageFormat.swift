@@ -340,33 +340,13 @@ enum PackageFormat {
         guard let root = byId[rootId], root.type == PartModel.rootBlockType[type] else {
             throw QuireError(.corruptPackage, "\(what): root block '\(rootId)' is missing or of the wrong type")
         }
-        for b in blocks {
-            for c in b.childIds where byId[c]?.parentId != b.id {
-                throw QuireError(.corruptPackage, "\(what): block '\(b.id)' lists child '\(c)' that does not point back")
-            }
-            try checkBoxes(b, what: what)
-        }
-        // Every block reached from the root exactly once, as save writes them: a cycle, a child
-        // listed twice or a root with a parent would send each walk of the tree (reading order,
-        // layout, export, recognition) round forever or into a stack overflow. Those walks recurse,
-        // so the depth is bounded too: the editor puts every block directly under the root.
+        // A root with a parent would lead every walk up the tree back down into it.
         guard root.parentId == nil else {
             throw QuireError(.corruptPackage, "\(what): root block '\(rootId)' has a parent ('\(root.parentId!)')")
         }
-        var reached = Set<String>()
-        var pending = [(id: rootId, depth: 0)]
-        while let (id, depth) = pending.popLast() {
-            guard reached.insert(id).inserted else {
-                throw QuireError(.corruptPackage, "\(what): block '\(id)' is reached twice in the block tree (a cycle or a repeated child)")
-            }
-            guard depth <= maxBlockDepth else {
-                throw QuireError(.corruptPackage, "\(what): block '\(id)' is nested more than \(maxBlockDepth) levels deep")
-            }
-            // Each child exists: it pointed back above.
-            pending += byId[id]!.childIds.map { (id: $0, depth: depth + 1) }
-        }
-        if let stray = blocks.first(where: { !reached.contains($0.id) }) {
-            throw QuireError(.corruptPackage, "\(what): block '\(stray.id)' is not in the tree under the root (its parent chain is a cycle or leads nowhere)")
+        if let problem = BlockData.treeProblem(byId, rootId: rootId) { throw QuireError(.corruptPackage, "\(what): \(problem)") }
+        for b in blocks {
+            if let problem = b.boxProblem { throw QuireError(.corruptPackage, "\(what): \(problem)") }
         }
         var images: [String: Data] = [:]
         for b in blocks {
@@ -384,28 +364,6 @@ enum PackageFormat {
         }
         return PartModel(id: id, type: type, metadata: meta, strokes: strokes, blocks: blocks, rootId: rootId,
                          images: images, nextStroke: Int64(ns), nextBlock: Int64(nb))
-    }
-
-    /// The farthest a box may reach, in millimetres: 50 times the farthest ink (coordinates are
-    /// Int32 hundredths of a millimetre, about 21 km), far beyond any box the editor makes. Larger
-    /// values, and non-finite ones, only come from damaged or crafted files, and would overflow the
-    /// pixel and line counts computed from boxes.
-    static let maxBoxExtent = 1e9
-
-    /// How deep blocks may nest below the root (the editor makes one level; pasted blocks keep theirs).
-    static let maxBlockDepth = 32
-
-    static func checkBoxes(_ b: BlockData, what: String) throws {
-        func check(_ r: Rect, _ name: @autoclosure () -> String) throws {
-            for v in [r.x, r.y, r.width, r.height, r.maxX, r.maxY] where !(abs(v) <= maxBoxExtent) {
-                throw QuireError(.corruptPackage, "\(what): \(name()) has a coordinate or size out of range (\(v) mm)")
-            }
-        }
-        try check(b.box, "block '\(b.id)'")
-        for (i, w) in b.words.enumerated() {
-            try check(w.box, "word \(i) of block '\(b.id)'")
-            for (j, c) in w.chars.enumerated() { try check(c.box, "character \(j) of word \(i) of block '\(b.id)'") }
-        }
     }
 
     static func describe(_ error: Error) -> String {

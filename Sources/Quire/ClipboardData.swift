@@ -61,6 +61,13 @@ extension Editor {
         for b in e.blocks where !BlockData.types.contains(b.type) {
             throw QuireError(.importError, "clipboard data has a block of unknown type '\(b.type)'")
         }
+        // Another process wrote this: its blocks must be a tree as a package's are, or the pasted
+        // copy loops the editor's walks and saves a package that cannot be opened again. It goes
+        // one level under the root, hence one level less.
+        let byId = Dictionary(e.blocks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        if let problem = BlockData.treeProblem(byId, rootId: top.id, maxDepth: BlockData.maxDepth - 1) ?? e.blocks.lazy.compactMap(\.boxProblem).first {
+            throw QuireError(.importError, "clipboard data: \(problem)")
+        }
         let strokes = try StrokeCodec.decode(e.strokes, what: "clipboard strokes")
         for s in strokes where s.blockId.map({ !ids.contains($0) }) ?? true {
             throw QuireError(.importError, "clipboard stroke \(s.id) belongs to no copied block")

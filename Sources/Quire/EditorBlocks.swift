@@ -296,6 +296,9 @@ extension Editor {
                 w.chars = w.chars.map { var c = $0; c.box = c.box.offsetBy(dx: dx, dy: dy); c.strokeIds = c.strokeIds.compactMap { strokeIds[$0] }; return c }
                 return w
             }
+            // Moved to the paste point, a box far from the copied top block can leave the range
+            // a package holds: the document would save but not open again.
+            if let problem = nb.boxProblem { throw QuireError(.invalidArgument, "cannot paste there: \(problem)") }
             if let img = b.image {
                 let entry = "images/\(nb.id)." + (img.mimeType == MimeType.png.typeName ? "png" : "jpg")
                 nb.image?.entry = entry

@@ -224,8 +224,8 @@ import ZIPFoundation
         let good = try goodEntries(dir)
         let box = "[10, 10, 100, 20]"
         var chain: [(String, String?, [String], String)] = []
-        for i in 1...(PackageFormat.maxBlockDepth + 1) {
-            chain.append(("c\(i)", i == 1 ? "b0" : "c\(i - 1)", i <= PackageFormat.maxBlockDepth ? ["c\(i + 1)"] : [], box))
+        for i in 1...(BlockData.maxDepth + 1) {
+            chain.append(("c\(i)", i == 1 ? "b0" : "c\(i - 1)", i <= BlockData.maxDepth ? ["c\(i + 1)"] : [], box))
         }
         let variants: [(String, Data)] = [
             // Two blocks each other's parent and child, apart from the root.

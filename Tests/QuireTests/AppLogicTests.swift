@@ -201,6 +201,55 @@ import Testing
         #expect(fx.part.model.blocks.count == 1)
     }
 
+    @Test func clipboardBlocksMustBeATreeWithinRange() throws {
+        // Pasted, a cycle or a stray among another process's blocks looped the editor's tree
+        // walks, and a box out of range saved a package that would not open again.
+        let a = try Fixture(), fx = try Fixture()
+        try a.write(x: 60, y: 80)
+        let first = try #require(a.editor.rootBlock?.children.first)
+        let good = try #require(try JSONSerialization.jsonObject(with: a.editor.copyData(first)) as? [String: Any])
+        let top = try #require((good["blocks"] as? [[String: Any]])?.first)
+        let topId = try #require(top["id"] as? String)
+        func with(_ blocks: [[String: Any]]) throws -> Data {
+            var j = good
+            j["blocks"] = blocks
+            return try JSONSerialization.data(withJSONObject: j)
+        }
+        func child(_ id: String, parent: String, children: [String] = []) -> [String: Any] {
+            var c = top
+            c["id"] = id; c["parentId"] = parent; c["childIds"] = children; c["words"] = []
+            return c
+        }
+        var cyclic = top
+        cyclic["childIds"] = ["x"]
+        var far = top
+        far["box"] = ["x": 10, "y": 10, "width": 1e300, "height": 10]
+        var bigWord = top
+        bigWord["words"] = [["label": "a", "candidates": [], "selected": 0, "line": 0, "strokeIds": [], "chars": [], "styles": [],
+                             "box": ["x": 0, "y": 0, "width": 1, "height": -1e20]]]
+        let variants: [[[String: Any]]] = [
+            [cyclic, child("x", parent: topId, children: ["y"]), child("y", parent: "x", children: ["x"])],
+            [top, child("stray", parent: "nowhere")],
+            [far],
+            [bigWord],
+        ]
+        for blocks in variants {
+            let err = #expect(throws: QuireError.self) { try fx.editor.paste(data: try with(blocks), at: Point(x: 10, y: 10)) }
+            #expect(err?.code == .importError && err?.message.contains("clipboard data:") == true, "\(err?.message ?? "")")
+        }
+        // Each box in range, but moving the top block to the paste point takes its child out of it.
+        var left = top
+        left["box"] = ["x": -9e8, "y": 0, "width": 10, "height": 10]
+        left["childIds"] = ["r"]
+        var right = child("r", parent: topId)
+        right["box"] = ["x": 9e8, "y": 0, "width": 10, "height": 10]
+        let err = #expect(throws: QuireError.self) { try fx.editor.paste(data: try with([left, right]), at: Point(x: 10, y: 10)) }
+        #expect(err?.message.contains("cannot paste there") == true)
+        #expect(fx.part.model.blocks.count == 1, "nothing was pasted")
+        try fx.editor.paste(data: try with([top]), at: Point(x: 10, y: 10))
+        #expect(fx.part.model.blocks.count == 2)
+    }
+
     @Test func renderStateShowsLiveStrokeAndDrag() throws {
         let fx = try Fixture()
         try fx.editor.pointerDown(x: 100, y: 100, t: 1, f: 0.5, type: .pen, pointerId: 3)
