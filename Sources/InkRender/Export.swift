@@ -77,8 +77,8 @@ public final class Exporter {
         return area
     }
 
-    /// Ten times the farthest box a package may hold (PackageFormat.maxBoxExtent).
-    static let maxExtent = 1e10
+    /// Ten times the farthest box a package may hold: room for margins and ink widths.
+    static let maxExtent = 10 * BlockData.maxBoxExtent
 
     private func only(_ part: PartModel, _ block: String?) -> Set<String>? {
         guard let block else { return nil }
