@@ -183,10 +183,11 @@ public final class ContentPackage {
 
     public func index(of part: ContentPart) -> Int? { parts.firstIndex { $0 === part } }
 
-    /// Package metadata, persisted with the package.
+    /// Package metadata, persisted with the package. The getter returns the live set; assigning
+    /// copies the new set's values in (the SDK's `let md = p.metadata; …; p.metadata = md` included).
     public var metadata: ParameterSet {
         get { _metadata }
-        set { _metadata = newValue.copy() }
+        set { _metadata.replaceContents(with: newValue) }
     }
 
     // MARK: saving
@@ -277,12 +278,13 @@ public final class ContentPart {
     public var id: String { model.id }
     public var type: String { model.type }
 
-    /// Part metadata, persisted with the package.
+    /// Part metadata, persisted with the package. The getter returns the live set; assigning
+    /// copies the new set's values in (the SDK's `let md = part.metadata; …; part.metadata = md`
+    /// included: clearing first would read back an empty set and lose every key).
     public var metadata: ParameterSet {
         get { model.metadata }
         set {
-            for k in model.metadata.keys { model.metadata.removeKey(k) }
-            for (k, v) in newValue.snapshot() { try? model.metadata.store(v, forKey: k) }
+            model.metadata.replaceContents(with: newValue)
             model.touch()
         }
     }

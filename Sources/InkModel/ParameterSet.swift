@@ -43,6 +43,21 @@ public class ParameterSet: @unchecked Sendable {
 
     func snapshot() -> [String: ParameterValue] { lock.withLock { values } }
 
+    /// Every value visible from this set, inherited ones included (what its getters return).
+    func visibleValues() -> [String: ParameterValue] {
+        var out: [String: ParameterValue] = [:]
+        for k in keys { if let v = lookup(k) { out[k] = v } }
+        return out
+    }
+
+    /// Makes this set hold exactly `source`'s visible values. The values are read before anything
+    /// is cleared, so `set.replaceContents(with: set)` (the SDK's get, modify, set back) keeps them.
+    func replaceContents(with source: ParameterSet) {
+        let new = source.visibleValues()
+        lock.withLock { values = new }
+        onChange?()
+    }
+
     /// The value this set (or, for a configuration, its parents) holds for `key`.
     func lookup(_ key: String) -> ParameterValue? { lock.withLock { values[key] } }
 
