@@ -153,8 +153,10 @@ extension Editor {
         }
     }
 
-    /// True when no recognition is running or waiting to be applied.
-    public var isIdle: Bool { recognition.isIdle }
+    /// True when no recognition is running or waiting to be applied. Always false inside a
+    /// delegate notification (as the SDK specifies): the model is then in the middle of a change,
+    /// even when the notification delivers the last pending result.
+    public var isIdle: Bool { callbackDepth == 0 && recognition.isIdle }
 
     /// Waits for background recognition and applies its results. Throws if called from a delegate
     /// callback (it would deadlock the editor's thread).

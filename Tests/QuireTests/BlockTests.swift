@@ -179,6 +179,30 @@ func makePNG(_ path: String, width: Int32, height: Int32) throws {
         #expect(block.words.count == 3)
     }
 
+    /// The SDK: "isIdle will always be false when accessed from inside a contentChanged
+    /// notification", including the one that delivers recognition results.
+    @Test func isIdleIsFalseInsideEveryNotification() throws {
+        let f = try Fixture()
+        f.editor.recognizer = CountingRecognizer(delay: 0)
+        let rec = Recorder()
+        f.editor.addDelegate(rec)
+        var seen: [Bool] = []
+        var waitErrors: [QuireError.Code] = []
+        rec.onChange = { e in
+            seen.append(e.isIdle)
+            do { try e.waitForIdle() } catch let q as QuireError { waitErrors.append(q.code) } catch {}
+        }
+        try f.write(x: 100, y: 100)      // the ink change
+        try f.editor.waitForIdle()       // the recognition result
+        let block = try #require(f.editor.rootBlock?.children.first)
+        #expect(block.words.count == 1, "the result was applied")
+        #expect(seen.count >= 2)
+        #expect(seen.allSatisfy { $0 == false }, "isIdle inside contentChanged: \(seen)")
+        #expect(waitErrors.count == seen.count && waitErrors.allSatisfy { $0 == .busy })
+        rec.onChange = nil
+        #expect(f.editor.isIdle, "and true again once the notification is over")
+    }
+
     @Test func convertReplacesInkByTextAndUndoes() throws {
         let f = try Fixture()
         f.editor.recognizer = CountingRecognizer(delay: 0)
