@@ -101,7 +101,9 @@ public final class ContentPackage {
         return URL(fileURLWithPath: custom).appendingPathComponent("\(base)-\(tag.prefix(12))-files").path
     }
 
-    var limits: ArchiveLimits {
+    var limits: ArchiveLimits { Self.limits(configuration) }
+
+    static func limits(_ configuration: Configuration) -> ArchiveLimits {
         ArchiveLimits(
             maxEntries: Int((try? configuration.getNumber("content-package.max-entries", default: 10_000)) ?? 10_000),
             maxTotalSize: Int((try? configuration.getNumber("content-package.max-uncompressed-size", default: Double(512 << 20))) ?? Double(512 << 20)),

@@ -38,7 +38,9 @@ enum PackageFormat {
 
     /// Reads every file entry of a zip archive into memory, enforcing the limits while inflating
     /// (declared sizes can lie), checking CRCs and rejecting unsafe paths.
-    static func readEntries(path: String, limits: ArchiveLimits) throws -> [String: Data] {
+    /// The archive's entries (all of them, or only those named in `only`), checked for safety,
+    /// size limits and CRC.
+    static func readEntries(path: String, limits: ArchiveLimits, only: Set<String>? = nil) throws -> [String: Data] {
         switch FileIO.kind(path) {
         case .missing: throw QuireError(.fileNotFound, "no such package: '\(path)'")
         case .directory: throw QuireError(.notAFile, "'\(path)' is a directory, not a package")
@@ -77,6 +79,7 @@ enum PackageFormat {
             case .file: break
             }
             guard out[name] == nil else { throw QuireError(.corruptPackage, "'\(path)' has two entries named '\(name)'") }
+            if let only, !only.contains(name) { continue }
             let declared = entry.uncompressedSize
             guard declared <= UInt64(limits.maxEntrySize), total + Int(declared) <= limits.maxTotalSize else {
                 throw QuireError(.archiveTooLarge, "'\(path)': entry '\(name)' would exceed the size limits (content-package.max-uncompressed-size)")

@@ -3,9 +3,13 @@ import Foundation
 import Quire
 
 /// Opens a package, attaches part `index` to a headless editor and runs `body`.
-func withPart(_ file: String, index: Int, save: Bool = false, _ body: (Editor, ContentPackage) throws -> Void) throws {
-    let engine = try Engine()
-    let pkg = try engine.openPackage(file)
+func withPart(_ file: String, index: Int, recovery: RecoveryOptions, save: Bool = false,
+              _ body: (Editor, ContentPackage) throws -> Void) throws {
+    if save, !recovery.recover, let s = RecoveryOptions.appSnapshot(for: URL(fileURLWithPath: file).standardizedFileURL.path) {
+        // Saving now would make the app's newer snapshot look stale: it would never be recovered.
+        throw QuireError(.invalidArgument, RecoveryOptions.describe(s, file: file) + " Nothing was written.")
+    }
+    let (engine, pkg) = try recovery.open(file)
     defer { pkg.close() }
     let part = try pkg.part(at: index)
     let editor = engine.createEditor(fontMetricsProvider: CairoFontMetrics())
@@ -23,6 +27,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Block id to export instead of the whole part.") var block: String?
     @Option(help: "Resolution of PNG/JPEG output.") var dpi: Double = 150
     @Option(name: .shortAndLong, help: "Output file (default: standard output for textual formats).") var output: String?
+    @OptionGroup var recovery: RecoveryOptions
 
     func run() throws {
         try runReporting {
@@ -30,7 +35,7 @@ struct ExportCommand: ParsableCommand {
             guard let mime = types[format.lowercased()] else {
                 throw QuireError(.invalidArgument, "unknown format '\(format)'; use one of text, json, inkml, png, jpeg, svg, pdf")
             }
-            try withPart(file, index: part) { editor, _ in
+            try withPart(file, index: part, recovery: recovery) { editor, _ in
                 // Blocks saved without recognition results are read now, so the text is in the export.
                 if mime == .text || mime == .json { try editor.waitForIdle() }
                 let target = try block.map { id -> ContentBlock in
@@ -99,12 +104,13 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "Block id to convert instead of the whole part.") var block: String?
     @Option(help: "edit: typeset in place, still editable with the pen (digitalEdit); publish: reflowed to the block width (digitalPublish).")
     var to = "edit"
+    @OptionGroup var recovery: RecoveryOptions
 
     func run() throws {
         try runReporting {
             let states: [String: ConversionState] = ["edit": .digitalEdit, "publish": .digitalPublish]
             guard let state = states[to.lowercased()] else { throw QuireError(.invalidArgument, "unknown target '\(to)'; use edit or publish") }
-            try withPart(file, index: part, save: true) { editor, _ in
+            try withPart(file, index: part, recovery: recovery, save: true) { editor, _ in
                 try editor.waitForIdle()
                 let target = try block.map { id -> ContentBlock in
                     guard let b = editor.getBlockById(id) else { throw QuireError(.invalidBlock, "no block '\(id)' in part \(part)") }

@@ -9,7 +9,7 @@ struct QuireCommand: ParsableCommand {
         commandName: "quire",
         abstract: "Quire: write with a pen, recognize handwriting offline, keep it in a Text Document.",
         version: QuireVersion.string,
-        subcommands: [EditCommand.self, InfoCommand.self, NewCommand.self, ExportCommand.self, ImportCommand.self, ConvertCommand.self, RecognizeCommand.self,
+        subcommands: [EditCommand.self, InfoCommand.self, NewCommand.self, ExportCommand.self, ImportCommand.self, ConvertCommand.self, RecognizeCommand.self, RecoverCommand.self,
                       EvalCommand.self, EvalGesturesCommand.self, BenchCommand.self, StressSaveCommand.self, ScreenshotCommand.self],
         defaultSubcommand: EditCommand.self
     )
@@ -27,12 +27,13 @@ struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "info", abstract: "Show the parts and metadata of a package.")
     @Argument(help: "The package file.") var file: String
     @Flag(help: "Machine-readable JSON output.") var json = false
+    @OptionGroup var recovery: RecoveryOptions
 
     func run() throws {
         try runReporting {
-            let engine = try Engine()
-            let pkg = try engine.openPackage(file)
+            let (_, pkg) = try recovery.open(file)
             defer { pkg.close() }
+            let snapshot = recovery.recover ? nil : RecoveryOptions.appSnapshot(for: pkg.path)
             var parts: [JSONValue] = []
             for i in 0..<pkg.partCount {
                 let p = try pkg.part(at: i)
@@ -46,10 +47,12 @@ struct InfoCommand: ParsableCommand {
             let meta = (try? JSONValue.parse(Data(pkg.metadata.json.utf8))) ?? .object([:])
             if json {
                 print(JSONValue.object(["path": .string(pkg.path), "parts": .array(parts), "metadata": meta,
-                                        "recoveredFromTemp": .bool(pkg.recoveredFromTemp)]).serialized(pretty: true))
+                                        "recoveredFromTemp": .bool(pkg.recoveredFromTemp),
+                                        "recoverySnapshot": RecoveryOptions.json(snapshot)]).serialized(pretty: true))
             } else {
                 print("package: \(pkg.path)")
                 if pkg.recoveredFromTemp { print("recovered: newer content from the temp folder (unclean exit)") }
+                if let snapshot { print("unsaved: a newer recovery snapshot exists (revision \(snapshot.revision) > \(snapshot.archiveRevision)): see the note above") }
                 print("metadata: \(pkg.metadata.json)")
                 print("parts: \(pkg.partCount)")
                 for case .object(let o) in parts {

@@ -101,6 +101,7 @@ struct RecognizeCommand: ParsableCommand {
     @Option(help: "With --jsonl: at most this many samples.") var limit: Int?
     @Flag(name: .customLong("validation-only"), help: "With --jsonl: only writers of the validation split.") var validationOnly = false
     @OptionGroup var flags: RecognitionFlags
+    @OptionGroup var recovery: RecoveryOptions
 
     func run() throws {
         try runReporting {
@@ -110,8 +111,7 @@ struct RecognizeCommand: ParsableCommand {
     }
 
     private func recognizePackage(_ adapter: TextRecognizerAdapter) throws {
-        let engine = try Engine()
-        let pkg = try engine.openPackage(file)
+        let (engine, pkg) = try recovery.open(file)
         defer { pkg.close() }
         if let part, !(0 ..< pkg.partCount).contains(part) {
             throw QuireError(.indexOutOfRange, "part \(part) does not exist (the package has \(pkg.partCount))")
