@@ -57,8 +57,10 @@ public enum ImageCodec {
         return nil
     }
 
-    static func isPNG(_ d: Data) -> Bool { d.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) }
-    static func isJPEG(_ d: Data) -> Bool { d.starts(with: [0xFF, 0xD8]) }
+    /// True when the bytes start with the PNG signature.
+    public static func isPNG(_ d: Data) -> Bool { d.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) }
+    /// True when the bytes start with a JPEG start-of-image marker.
+    public static func isJPEG(_ d: Data) -> Bool { d.starts(with: [0xFF, 0xD8]) }
 
     /// Decodes by content (the MIME type may lie); PNG or JPEG.
     static func decodeSurface(_ data: Data, maxPixels: Int) throws -> CairoSurface {

@@ -324,35 +324,15 @@ extension Editor {
     }
 }
 
-/// Reads image dimensions from PNG and JPEG headers without decoding pixels.
+/// The pixel size an added image file announces, read by `ImageCodec` (the one header reader)
+/// after checking that the bytes are of the MIME type the image is added as.
 enum ImageHeader {
     static func size(of d: Data, mimeType: MimeType, file: String) throws -> (width: Int, height: Int) {
-        let b = [UInt8](d)
         func bad(_ why: String) -> QuireError { QuireError(.imageError, "image '\(file)' is unreadable: \(why)") }
-        if mimeType == .png {
-            guard b.count >= 33, b[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], b[12..<16] == [0x49, 0x48, 0x44, 0x52] else {
-                throw bad("not a PNG file")
-            }
-            let w = Int(b[16]) << 24 | Int(b[17]) << 16 | Int(b[18]) << 8 | Int(b[19])
-            let h = Int(b[20]) << 24 | Int(b[21]) << 16 | Int(b[22]) << 8 | Int(b[23])
-            guard w > 0, h > 0 else { throw bad("zero size") }
-            return (w, h)
-        }
-        guard b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 else { throw bad("not a JPEG file") }
-        var i = 2
-        while i + 9 < b.count {
-            guard b[i] == 0xFF else { throw bad("corrupt JPEG marker") }
-            let marker = b[i + 1]
-            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { i += 2; continue }
-            let len = Int(b[i + 2]) << 8 | Int(b[i + 3])
-            guard len >= 2 else { throw bad("corrupt JPEG segment") }
-            if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC {
-                let h = Int(b[i + 5]) << 8 | Int(b[i + 6]), w = Int(b[i + 7]) << 8 | Int(b[i + 8])
-                guard w > 0, h > 0 else { throw bad("zero size") }
-                return (w, h)
-            }
-            i += 2 + len
-        }
-        throw bad("no frame header")
+        let png = mimeType == .png
+        guard png ? ImageCodec.isPNG(d) : ImageCodec.isJPEG(d) else { throw bad(png ? "not a PNG file" : "not a JPEG file") }
+        guard let size = ImageCodec.headerSize(d) else { throw bad(png ? "no IHDR header" : "no frame header") }
+        guard size.width > 0, size.height > 0 else { throw bad("zero size") }
+        return size
     }
 }

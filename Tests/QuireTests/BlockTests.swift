@@ -141,6 +141,32 @@ import Testing
         expectCode(.imageError) { try f.editor.addImage(at: Point(x: 1, y: 1), file: png, mimeType: .png) }
         #expect(f.part.model.blocks.count == before, "failed imports leave nothing behind")
     }
+
+    /// JPEG allows any number of 0xFF fill bytes before a marker (libjpeg reads such files); the
+    /// header reader must skip them instead of taking a fill byte for a marker.
+    @Test func jpegWithFillBytesBeforeItsMarkersIsAdded() throws {
+        let f = try Fixture()
+        let pixels = DecodedImage(width: 48, height: 20, pixels: Array(repeating: 0xFF3366CC, count: 48 * 20))
+        var bytes = [UInt8](try ImageCodec.encodeJPEG(pixels))
+        // Fill bytes before every marker after SOI (at least the APP0/DQT/SOF ones).
+        var out: [UInt8] = Array(bytes[0..<2]), i = 2
+        while i + 3 < bytes.count, bytes[i] == 0xFF {
+            let marker = bytes[i + 1]
+            out += [0xFF, 0xFF, 0xFF]
+            if marker == 0xDA { out += bytes[i...]; i = bytes.count; break }
+            let len = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+            out += bytes[i ..< i + 2 + len]
+            i += 2 + len
+        }
+        #expect(out.count > bytes.count + 6, "fill bytes were inserted")
+        bytes = out
+        let jpeg = f.dir.path("fill.jpg")
+        try Data(bytes).write(to: URL(fileURLWithPath: jpeg))
+        #expect(try ImageCodec.decodeJPEG(Data(bytes)).width == 48, "libjpeg reads the file")
+        let j = try f.editor.addImage(at: Point(x: 10, y: 10), file: jpeg, mimeType: .jpeg)
+        #expect(f.part.model.blocks[j.id]?.image?.pixelWidth == 48)
+        #expect(f.part.model.blocks[j.id]?.image?.pixelHeight == 20)
+    }
 }
 
 /// Writes a real PNG with Cairo.
