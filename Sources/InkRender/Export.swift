@@ -212,14 +212,14 @@ public final class Exporter {
             let runs = renderer.textRuns(b, area: b.box.isEmpty ? area : b.box, spacing: options.guideSpacing)
             for r in runs {
                 let p = t.apply(Point(x: r.x, y: r.baseline))
-                out += "<text x=\"\(fmt(p.x))\" y=\"\(fmt(p.y))\" font-size=\"\(fmt(r.font.size * t.scale))\">\(xmlEscape(r.text))</text>\n"
+                out += "<text x=\"\(fmt(p.x))\" y=\"\(fmt(p.y))\" font-size=\"\(fmt(r.font.size * t.scale))\">\(XML.escape(r.text))</text>\n"
             }
         }
         guard !out.isEmpty else { return "" }
         let c = theme.textColor
         let fill = String(format: "rgb(%d,%d,%d)", Int(c.r * 255), Int(c.g * 255), Int(c.b * 255))
         let f = theme.textFont
-        return "<g font-family=\"\(xmlEscape(f.family)), sans-serif\" font-weight=\"\(f.bold ? "bold" : "normal")\" "
+        return "<g font-family=\"\(XML.escape(f.family)), sans-serif\" font-weight=\"\(f.bold ? "bold" : "normal")\" "
             + "font-style=\"\(f.italic ? "italic" : "normal")\" fill=\"\(fill)\" xml:space=\"preserve\">\n" + out + "</g>\n"
     }
 
@@ -238,23 +238,4 @@ public final class Exporter {
             throw QuireError(.exportError, "\(what) export failed: \(String(validatingCString: cairo_status_to_string(st)) ?? "?")")
         }
     }
-}
-
-func xmlEscape(_ s: String) -> String {
-    var out = ""
-    out.reserveCapacity(s.count)
-    for u in s.unicodeScalars {
-        switch u {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        case "'": out += "&apos;"
-        default:
-            // XML 1.0 forbids most control characters even escaped.
-            if u.value < 0x20 && u != "\t" && u != "\n" && u != "\r" { continue }
-            out.unicodeScalars.append(u)
-        }
-    }
-    return out
 }

@@ -122,11 +122,6 @@ extension Editor {
 
     // MARK: InkML
 
-    static func xmlEscape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
-
     func exportInkML(_ b: BlockData, model m: PartModel) -> String {
         var out = """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -144,17 +139,17 @@ extension Editor {
 
         """
         func group(_ d: BlockData, indent: String) {
-            out += "\(indent)<traceGroup xml:id=\"\(Self.xmlEscape(d.id))\">\n"
-            out += "\(indent)  <annotation type=\"blockType\">\(Self.xmlEscape(d.type))</annotation>\n"
+            out += "\(indent)<traceGroup xml:id=\"\(XML.escape(d.id))\">\n"
+            out += "\(indent)  <annotation type=\"blockType\">\(XML.escape(d.type))</annotation>\n"
             if Self.recognizable(d.type), !Self.plainText(of: d).isEmpty {
-                out += "\(indent)  <annotation type=\"truth\">\(Self.xmlEscape(Self.plainText(of: d)))</annotation>\n"
+                out += "\(indent)  <annotation type=\"truth\">\(XML.escape(Self.plainText(of: d)))</annotation>\n"
             }
             for s in m.strokes(inBlock: d.id) {
                 let pts = (0..<s.count).map { i -> String in
                     let q = s[i]
                     return String(format: "%.2f %.2f %lld %.6f", q.x, q.y, q.t, q.f)
                 }.joined(separator: ", ")
-                out += "\(indent)  <trace xml:id=\"\(Self.xmlEscape(s.id))\" contextRef=\"#ctx0\" type=\"\(s.pointerType.name)\" brushRef=\"\(Self.xmlEscape(s.tool))\">\(pts)</trace>\n"
+                out += "\(indent)  <trace xml:id=\"\(XML.escape(s.id))\" contextRef=\"#ctx0\" type=\"\(s.pointerType.name)\" brushRef=\"\(XML.escape(s.tool))\">\(pts)</trace>\n"
             }
             for c in d.childIds.compactMap({ m.blocks[$0] }).sorted(by: { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }) {
                 group(c, indent: indent + "  ")

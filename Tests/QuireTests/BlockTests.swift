@@ -1,5 +1,8 @@
 import CCairo
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 @testable import Quire
 
@@ -282,5 +285,18 @@ func makePNG(_ path: String, width: Int32, height: Int32) throws {
         }
         expectCode(.importError) { _ = try InkMLReader.read(Data("<ink><trace>1 2, x y</trace></ink>".utf8)) }
         expectCode(.importError) { _ = try InkMLReader.read(Data("<ink><trace>".utf8)) }
+    }
+
+    /// Typed text may hold control characters that XML 1.0 forbids even escaped: the export drops
+    /// them so that a conforming parser still reads the document.
+    @Test func inkmlOfTypedTextWithControlCharactersIsWellFormed() throws {
+        let f = try Fixture()
+        try f.write(x: 100, y: 100)
+        try f.editor.addBlock(at: Point(x: 50, y: 400), type: "Text", mimeType: .text, data: "a\u{1}b\u{0B}c & <d> \u{FFFE}'e'")
+        let xml = try f.editor.export(nil, mimeType: .inkml)
+        let parser = XMLParser(data: Data(xml.utf8))
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+        #expect(xml.contains("abc &amp; &lt;d&gt;"))
+        #expect(try InkMLReader.read(Data(xml.utf8)).count == 1)
     }
 }
