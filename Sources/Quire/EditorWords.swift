@@ -200,11 +200,8 @@ extension Editor {
             if a.line == c.line, pairs.contains(where: { sa.contains($0.0) && sc.contains($0.1) }) {
                 var j = a
                 j.label = a.label + c.label
-                var cands: [Candidate] = []
-                for x in a.candidates.prefix(3) { for y in c.candidates.prefix(3) { cands.append(Candidate(label: x.label + y.label, score: x.score * y.score)) } }
-                j.candidates = cands.sorted { $0.score > $1.score }
-                if j.candidates.first?.label != j.label { j.candidates.insert(Candidate(label: j.label, score: 1), at: 0) }
-                j.selected = 0
+                j.candidates = joinedCandidates(a, c)
+                j.selected = j.candidates.firstIndex { $0.label == j.label } ?? 0
                 j.box = a.box.union(c.box)
                 j.strokeIds = a.strokeIds + c.strokeIds
                 j.chars = a.chars + c.chars
@@ -216,6 +213,18 @@ extension Editor {
             }
         }
         return out
+    }
+
+    /// Candidates of two words read as one: each pair of their best three, best first. Scores
+    /// are log probabilities (`TextRecognizer`), so a pair's score is the sum of its two: the
+    /// product of two negative numbers would rank the least likely pair first. A label reached by
+    /// two pairs keeps its better score; the pair of the words' chosen labels is always there.
+    static func joinedCandidates(_ a: RecognizedWord, _ c: RecognizedWord) -> [Candidate] {
+        func score(_ w: RecognizedWord) -> Double { w.candidates.indices.contains(w.selected) ? w.candidates[w.selected].score : 0 }
+        var cands = [Candidate(label: a.label + c.label, score: score(a) + score(c))]
+        for x in a.candidates.prefix(3) { for y in c.candidates.prefix(3) { cands.append(Candidate(label: x.label + y.label, score: x.score + y.score)) } }
+        var seen = Set<String>()
+        return cands.sorted { $0.score > $1.score }.filter { seen.insert($0.label).inserted }
     }
 
     /// Removes one word: its ink, or the typeset word. One undoable step.

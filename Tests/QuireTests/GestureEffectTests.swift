@@ -380,6 +380,23 @@ struct WordPage {
         #expect(alone[0].box.x == 20.3, "the gap before the word is not part of its box")
     }
 
+    @Test func joinedWordsRankCandidatesByTheSumOfTheirLogProbabilities() {
+        var b = BlockData(id: "b", type: "Text", box: Rect(x: 0, y: 0, width: 100, height: 20))
+        b.properties["quire.join"] = "s1:s2"
+        let found = [
+            RecognizedWord(label: "is", candidates: [Candidate(label: "is", score: log(0.9)), Candidate(label: "in", score: log(0.1))],
+                           box: Rect(x: 10, y: 2, width: 10, height: 5), strokeIds: ["s1"]),
+            RecognizedWord(label: "land", candidates: [Candidate(label: "land", score: log(0.8)), Candidate(label: "lend", score: log(0.2))],
+                           box: Rect(x: 21, y: 2, width: 10, height: 5), strokeIds: ["s2"]),
+        ]
+        let words = Editor.merge(recognized: found, into: b)
+        #expect(words.count == 1 && words[0].label == "island" && words[0].selected == 0)
+        #expect(words[0].candidates.map(\.label) == ["island", "islend", "inland", "inlend"])
+        for (c, s) in zip(words[0].candidates, [log(0.9 * 0.8), log(0.9 * 0.2), log(0.1 * 0.8), log(0.1 * 0.2)]) {
+            #expect(abs(c.score - s) < 1e-9, "\(c.label): \(c.score) is the sum of its parts' log probabilities")
+        }
+    }
+
     @Test func removeWordTakesItsInkOrTheTypesetWord() throws {
         let p = try page([("big", 20), ("cat", 45)])
         let block = try #require(p.blocks.first)
