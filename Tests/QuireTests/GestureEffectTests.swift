@@ -296,7 +296,11 @@ struct WordPage {
         try p.editor.convert(WordRef(blockId: first.id, index: fox), targetState: .digitalEdit)
         #expect(p.strokeCount == n - 3)
         let typeset = try #require(p.word("fox"))
-        #expect(typeset.strokeIds.isEmpty && typeset.box == foxBox)
+        // Typeset at its ink's left edge, its glyph cells (FixedMetrics: ascent 0.8 of the size)
+        // on the guide the ink sat on.
+        let size = try #require(p.f.part.model.blocks[first.id]?.textFont?.size)
+        #expect(typeset.strokeIds.isEmpty && typeset.box.x == foxBox.x && abs(typeset.box.y + 0.8 * size - 30) < 1e-9)
+        #expect(typeset.chars.map(\.label) == ["f", "o", "x"] && abs(typeset.box.width - 3 * 0.6 * size) < 1e-9)
         #expect(try p.text() == "red fox\nran")
         // Writing into a block with typeset words: the new ink joins them in reading order.
         try p.write("a", x: 39.5, baseline: 30)
@@ -316,7 +320,8 @@ struct WordPage {
         try p.editor.convert(nil, targetState: .digitalPublish)
         #expect(p.strokeCount == 0)
         #expect(try p.text() == "red fox\nran")
-        #expect(p.blocks.allSatisfy { $0.words.allSatisfy { $0.box.isEmpty } }, "published text is reflowed, not placed")
+        #expect(p.blocks.allSatisfy { b in !b.words.isEmpty && b.words.allSatisfy { !$0.box.isEmpty && b.box.contains(Point(x: $0.box.x, y: $0.box.y)) && b.box.contains(Point(x: $0.box.maxX, y: $0.box.maxY)) } },
+                "published text is reflowed into its block, each word laid out")
         p.editor.undo(); p.editor.undo(); p.editor.undo()
         #expect(p.strokeCount == n)
         #expect(try p.text() == "red fox\nran")
