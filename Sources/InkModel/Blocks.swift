@@ -64,12 +64,18 @@ public struct BlockData: Codable, Equatable, Sendable {
     public var image: ImageRef?
     /// Extension point for later features (kept through save/open).
     public var properties: [String: String]
+    /// The font the block's typeset words (typed, published or converted in place) are laid out
+    /// in: their boxes and their characters' boxes are that font's glyph cells, and the renderer
+    /// draws them in it. Nil while no typeset word is laid out, and in packages written before
+    /// words had their layout in the model (the editor lays those out when it attaches the part).
+    public var textFont: FontSpec?
 
     public init(id: String, type: String, box: Rect, parentId: String? = nil, childIds: [String] = [],
                 text: String? = nil, conversion: String = "handwriting", words: [RecognizedWord] = [],
-                image: ImageRef? = nil, properties: [String: String] = [:]) {
+                image: ImageRef? = nil, properties: [String: String] = [:], textFont: FontSpec? = nil) {
         self.id = id; self.type = type; self.box = box; self.parentId = parentId; self.childIds = childIds
         self.text = text; self.conversion = conversion; self.words = words; self.image = image; self.properties = properties
+        self.textFont = textFont
     }
 }
 

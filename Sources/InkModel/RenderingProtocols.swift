@@ -32,8 +32,12 @@ public struct TextMetrics: Sendable, Equatable {
     public var descent: Double
     /// One box per character (grapheme) of the measured string, y relative to the baseline (negative is up).
     public var glyphBoxes: [Rect]
-    public init(width: Double, ascent: Double, descent: Double, glyphBoxes: [Rect]) {
-        self.width = width; self.ascent = ascent; self.descent = descent; self.glyphBoxes = glyphBoxes
+    /// Where the glyphs put ink, relative to the pen's start on the baseline, when the provider
+    /// knows it (nil otherwise, and for a string without ink). A glyph may reach past its box:
+    /// the hook of an italic or serif f, an accent above the ascent.
+    public var inkBounds: Rect?
+    public init(width: Double, ascent: Double, descent: Double, glyphBoxes: [Rect], inkBounds: Rect? = nil) {
+        self.width = width; self.ascent = ascent; self.descent = descent; self.glyphBoxes = glyphBoxes; self.inkBounds = inkBounds
     }
 }
 

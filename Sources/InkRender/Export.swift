@@ -56,12 +56,10 @@ public final class Exporter {
                 r = r.map { $0.union(e) } ?? e
             }
         }
-        // Typeset text of a box-less root block is laid out from the origin.
+        // Typeset text of a box-less root block lies where its layout put it.
         let root = part.blocks[id]!
-        if root.box.isEmpty, renderer.typesetText(root) != nil {
-            let runs = renderer.layoutText(renderer.typesetText(root)!, area: Rect(x: 0, y: 0, width: 180, height: 1e6),
-                                           originAtZero: true, spacing: options.guideSpacing)
-            for t in runs {
+        if root.box.isEmpty {
+            for t in renderer.textRuns(root, spacing: options.guideSpacing) {
                 let e = Rect(x: t.x, y: t.baseline - t.font.size, width: t.width, height: t.font.size * 1.3)
                 r = r.map { $0.union(e) } ?? e
             }
@@ -206,21 +204,25 @@ public final class Exporter {
     private func textElements(part: PartModel, block: String?, area: Rect, options: ExportOptions, transform t: Transform) -> String {
         let theme = renderer.theme
         let allowed = only(part, block)
+        let f = theme.textFont
+        func style(_ font: FontSpec) -> String {
+            "font-family=\"\(XML.escape(font.family)), sans-serif\" font-weight=\"\(font.bold ? "bold" : "normal")\" "
+                + "font-style=\"\(font.italic ? "italic" : "normal")\""
+        }
         var out = ""
         for b in part.blocksInTreeOrder() {
             if let allowed, !allowed.contains(b.id) { continue }
-            let runs = renderer.textRuns(b, area: b.box.isEmpty ? area : b.box, spacing: options.guideSpacing)
-            for r in runs {
+            for r in renderer.textRuns(b, spacing: options.guideSpacing) {
                 let p = t.apply(Point(x: r.x, y: r.baseline))
-                out += "<text x=\"\(fmt(p.x))\" y=\"\(fmt(p.y))\" font-size=\"\(fmt(r.font.size * t.scale))\">\(XML.escape(r.text))</text>\n"
+                // A block laid out in another font than the theme's names it.
+                let own = r.font.family != f.family || r.font.bold != f.bold || r.font.italic != f.italic ? " " + style(r.font) : ""
+                out += "<text x=\"\(fmt(p.x))\" y=\"\(fmt(p.y))\" font-size=\"\(fmt(r.font.size * t.scale))\"\(own)>\(XML.escape(r.text))</text>\n"
             }
         }
         guard !out.isEmpty else { return "" }
         let c = theme.textColor
         let fill = String(format: "rgb(%d,%d,%d)", Int(c.r * 255), Int(c.g * 255), Int(c.b * 255))
-        let f = theme.textFont
-        return "<g font-family=\"\(XML.escape(f.family)), sans-serif\" font-weight=\"\(f.bold ? "bold" : "normal")\" "
-            + "font-style=\"\(f.italic ? "italic" : "normal")\" fill=\"\(fill)\" xml:space=\"preserve\">\n" + out + "</g>\n"
+        return "<g \(style(f)) fill=\"\(fill)\" xml:space=\"preserve\">\n" + out + "</g>\n"
     }
 
     private func fmt(_ v: Double) -> String { String(format: "%.3f", v) }

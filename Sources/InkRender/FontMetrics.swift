@@ -13,7 +13,9 @@ public final class CairoFontMetrics: FontMetricsProvider, @unchecked Sendable {
     private static let referenceSize = 100.0
 
     private struct Face: Hashable { var family: String; var bold: Bool; var italic: Bool }
-    private struct FaceCache { var ascent: Double; var descent: Double; var advances: [String: Double] = [:] }
+    /// A grapheme at the reference size: its advance and its ink relative to the pen (nil: none).
+    private struct Glyph { var advance: Double; var ink: Rect? }
+    private struct FaceCache { var ascent: Double; var descent: Double; var glyphs: [String: Glyph] = [:] }
 
     private let lock = NSLock()
     private let context: CairoContext
@@ -53,20 +55,25 @@ public final class CairoFontMetrics: FontMetricsProvider, @unchecked Sendable {
             var fc = faceCache(face)
             var boxes: [Rect] = []
             var x = 0.0
+            var ink: Rect?
             let ascent = fc.ascent * k, descent = fc.descent * k
             for ch in text {
-                let g = String(ch)
-                let adv: Double
-                if let a = fc.advances[g] { adv = a } else {
+                let key = String(ch)
+                let g: Glyph
+                if let c = fc.glyphs[key] { g = c } else {
                     select(face)
-                    adv = advance(g)
-                    fc.advances[g] = adv
+                    g = glyph(key)
+                    fc.glyphs[key] = g
                 }
-                boxes.append(Rect(x: x, y: -ascent, width: adv * k, height: ascent + descent))
-                x += adv * k
+                if let r = g.ink {
+                    let e = Rect(x: x + r.x * k, y: r.y * k, width: r.width * k, height: r.height * k)
+                    ink = ink.map { $0.union(e) } ?? e
+                }
+                boxes.append(Rect(x: x, y: -ascent, width: g.advance * k, height: ascent + descent))
+                x += g.advance * k
             }
             cache[face] = fc
-            return TextMetrics(width: x, ascent: ascent, descent: descent, glyphBoxes: boxes)
+            return TextMetrics(width: x, ascent: ascent, descent: descent, glyphBoxes: boxes, inkBounds: ink)
         }
     }
 
@@ -90,9 +97,11 @@ public final class CairoFontMetrics: FontMetricsProvider, @unchecked Sendable {
     }
 
     /// Caller holds the lock and has selected the face.
-    private func advance(_ grapheme: String) -> Double {
+    private func glyph(_ grapheme: String) -> Glyph {
         var te = cairo_text_extents_t()
         cairo_text_extents(context.raw, grapheme, &te)
-        return te.x_advance.isFinite ? te.x_advance : 0
+        let ink = [te.x_bearing, te.y_bearing, te.width, te.height].allSatisfy(\.isFinite) && te.width > 0 && te.height > 0
+            ? Rect(x: te.x_bearing, y: te.y_bearing, width: te.width, height: te.height) : nil
+        return Glyph(advance: te.x_advance.isFinite ? te.x_advance : 0, ink: ink)
     }
 }

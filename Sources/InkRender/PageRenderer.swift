@@ -2,15 +2,6 @@ import CCairo
 import Foundation
 import InkModel
 
-/// A word (or part of one) placed by the text layout, in model millimetres.
-struct TextRun: Equatable {
-    var text: String
-    var x: Double
-    var baseline: Double
-    var width: Double
-    var font: FontSpec
-}
-
 /// What `PageRenderer.draw` includes besides the model.
 struct DrawOptions {
     var background = true
@@ -138,7 +129,7 @@ public final class PageRenderer {
                 drawGuides(cr, block: b, area: area, spacing: state.guideSpacing, visible: cull, scale: scale * deviceScale)
             }
             if b.type == "Image", !b.box.isEmpty, b.box.intersects(cull) { drawImage(cr, block: b, part: part) }
-            if !options.skipText { drawText(cr, block: b, area: area, spacing: state.guideSpacing) }
+            if !options.skipText { drawText(cr, block: b, spacing: state.guideSpacing) }
             drawDecorations(cr, block: b, scale: scale * deviceScale)
             if options.fastInk { cairo_set_antialias(c, CAIRO_ANTIALIAS_FAST) }
             drawStrokes(cr, strokes(part, inBlock: b.id), cull: cull, pressure: state.pressure, scale: scale * deviceScale, minWidth: minInk)
@@ -319,120 +310,33 @@ public final class PageRenderer {
         cr.restore()
     }
 
-    /// The text a block shows typeset: its text, or the labels of converted words.
-    func typesetText(_ b: BlockData) -> String? {
-        if let t = b.text, !t.isEmpty { return t }
-        if b.text == nil, b.words.contains(where: Self.isPlaced) { return nil }
-        if b.conversion != "handwriting", !b.words.isEmpty {
-            return b.words.map { $0.candidates.indices.contains($0.selected) ? $0.candidates[$0.selected].label : $0.label }
-                .joined(separator: " ")
-        }
-        return nil
+    /// The typeset text of a block as drawn: its words where the editor laid them out (the
+    /// model's boxes, in the block's `textFont`), else laid out here by the same `TextLayout` with
+    /// the theme's font and margin (a model no editor attached, or one written before words
+    /// had their layout in the model; a block without a box then takes `TextLayout.defaultPageWidth`).
+    func textRuns(_ b: BlockData, spacing: Double) -> [TextRun] {
+        if let f = b.textFont, TextLayout.isUsable(f) { return TextLayout.runs(of: b, metrics: fontMetrics) }
+        guard b.text != nil || !b.words.isEmpty else { return [] }
+        let layout = TextLayout(font: theme.textFont, margin: theme.margin, guideSpacing: spacing,
+                                pageWidth: TextLayout.defaultPageWidth, metrics: fontMetrics)
+        return TextLayout.runs(of: layout.layout(b), metrics: fontMetrics)
     }
 
-    /// Greedy line breaking at spaces (and inside words too long for a line), baselines on the guides.
-    func layoutText(_ text: String, area: Rect, originAtZero: Bool, spacing: Double) -> [TextRun] {
-        let font = theme.textFont
-        let fm = fontMetrics
-        let probe = fm.measure("Hg", font: font)
-        let lineHeight = (probe.ascent + probe.descent) * 1.15
-        let pitch = spacing > 0 ? spacing * max(1, (lineHeight / spacing).rounded(.up)) : lineHeight
-        let left = (originAtZero ? 0 : area.x) + theme.margin
-        let right = max(left + font.size * 2, area.maxX - theme.margin)
-        let space = fm.measure(" ", font: font).width
-        let top = originAtZero ? 0 : area.y
-        var runs: [TextRun] = []
-        var line = 0
-        var x = left
-        var lineHasText = false
-        func newLine() { line += 1; x = left; lineHasText = false }
-        for (pi, para) in text.components(separatedBy: "\n").enumerated() {
-            if pi > 0 { newLine() }
-            for word in para.split(separator: " ", omittingEmptySubsequences: true) {
-                var w = String(word)
-                var m = fm.measure(w, font: font)
-                if lineHasText, x + space + m.width > right { newLine() }
-                if lineHasText { x += space }
-                // Break words wider than a whole line at character boundaries.
-                while m.width > right - x, w.count > 1 {
-                    var n = 0
-                    for (i, g) in m.glyphBoxes.enumerated() where x + g.maxX <= right { n = i + 1 }
-                    n = max(n, lineHasText ? 0 : 1)
-                    if n == 0 { newLine(); continue }
-                    let head = String(w.prefix(n))
-                    let hm = fm.measure(head, font: font)
-                    runs.append(TextRun(text: head, x: x, baseline: top + pitch * Double(line + 1), width: hm.width, font: font))
-                    newLine()
-                    w = String(w.dropFirst(n))
-                    m = fm.measure(w, font: font)
-                }
-                runs.append(TextRun(text: w, x: x, baseline: top + pitch * Double(line + 1), width: m.width, font: font))
-                x += m.width
-                lineHasText = true
-            }
-        }
-        return runs
-    }
-
-    /// A word converted in place (digitalEdit): typeset where its ink was, no ink left.
-    static func isPlaced(_ w: RecognizedWord) -> Bool { w.strokeIds.isEmpty && !w.box.isEmpty }
-
-    /// Runs of the words converted in place: each at its ink's left edge on the guide its ink
-    /// sat on, at one size for the block taken from its words' ink height (so the text has the
-    /// size of the handwriting), pushed right where a longer typeset word would overlap the next.
-    func placedRuns(_ b: BlockData, spacing: Double) -> [TextRun] {
-        let placed = b.words.filter(Self.isPlaced)
-        guard !placed.isEmpty else { return [] }
-        // Ink height without descenders, which add about a third to a word that has them.
-        let heights = placed.map { w in w.label.contains(where: { "gjpqy".contains($0) }) ? w.box.height * 0.75 : w.box.height }.sorted()
-        var font = theme.textFont
-        font.size = min(font.size * 3, max(font.size * 0.6, heights[heights.count / 2] * 0.75))
-        let space = fontMetrics.measure(" ", font: font).width
-        let origin = b.box.isEmpty ? 0 : b.box.y
-        var runs: [TextRun] = []
-        var lineEnd: [Int: Double] = [:]
-        func baselineOf(_ w: RecognizedWord) -> Double {
-            let bottom = w.baselineEstimate
-            if b.type == "Text", spacing > 0 {
-                let k = ((bottom - origin) / spacing).rounded()
-                let y = origin + k * spacing
-                if abs(y - bottom) < spacing / 2 { return y }
-            }
-            return bottom
-        }
-        // By line first (the guide a word sits on, not its box bottom, which varies with the
-        // letters), then left to right: a later word is only ever pushed right by earlier ones.
-        for w in placed.sorted(by: { (baselineOf($0), $0.box.x) < (baselineOf($1), $1.box.x) }) {
-            let baseline = baselineOf(w)
-            let key = Int((baseline * 100).rounded())
-            let label = w.candidates.indices.contains(w.selected) ? w.candidates[w.selected].label : w.label
-            let width = fontMetrics.measure(label, font: font).width
-            let x = max(w.box.x, (lineEnd[key] ?? -.infinity) + space)
-            runs.append(TextRun(text: label, x: x, baseline: baseline, width: width, font: font))
-            lineEnd[key] = x + width
-        }
-        return runs
-    }
-
-    func textRuns(_ b: BlockData, area: Rect, spacing: Double) -> [TextRun] {
-        if b.text == nil, b.words.contains(where: Self.isPlaced) { return placedRuns(b, spacing: spacing) }
-        guard let text = typesetText(b) else { return [] }
-        return layoutText(text, area: area, originAtZero: b.box.isEmpty, spacing: spacing)
-    }
-
-    private func drawText(_ cr: CairoContext, block b: BlockData, area: Rect, spacing: Double) {
-        let runs = textRuns(b, area: area, spacing: spacing)
+    private func drawText(_ cr: CairoContext, block b: BlockData, spacing: Double) {
+        let runs = textRuns(b, spacing: spacing)
         guard !runs.isEmpty else { return }
         CairoText.lock()
         defer { CairoText.unlock() }
         let c = cr.raw
         cr.save()
         cr.setSource(theme.textColor)
-        CairoFontMetrics.selectFont(c, theme.textFont)
-        cairo_set_font_size(c, theme.textFont.size)
-        var size = theme.textFont.size
+        var current: FontSpec?
         for r in runs {
-            if r.font.size != size { size = r.font.size; cairo_set_font_size(c, size) }
+            if r.font != current {
+                CairoFontMetrics.selectFont(c, r.font)
+                cairo_set_font_size(c, r.font.size)
+                current = r.font
+            }
             cairo_move_to(c, r.x, r.baseline)
             cairo_show_text(c, r.text)
         }

@@ -14,13 +14,23 @@ public final class Editor {
     public let engine: Engine
     public let configuration: Configuration
     public let renderer: Renderer?
-    public var fontMetricsProvider: FontMetricsProvider?
+    /// Measures typeset text: typed, published and converted words are laid out with it (see
+    /// `textFont`). Replacing it lays them out again.
+    public var fontMetricsProvider: FontMetricsProvider? {
+        didSet { syncTextLayout() }
+    }
+    /// The font of typed and published text (the theme's text font unless `setTextFont` changed
+    /// it); words converted in place take its family at the size of their ink.
+    public internal(set) var textFont: FontSpec = Editor.defaultTextFont
     public let toolController = ToolController()
     /// Model millimetres -> view pixels.
     public private(set) var viewTransform: Transform
     /// View pixels per model millimetre at zoom 1 (96 dpi by default; the window sets the screen's).
     public var pixelsPerMillimetre: Double = 96 / 25.4 {
-        didSet { viewTransform = Transform(scale: pixelsPerMillimetre * zoomLevel, tx: viewTransform.tx, ty: viewTransform.ty) }
+        didSet {
+            viewTransform = Transform(scale: pixelsPerMillimetre * zoomLevel, tx: viewTransform.tx, ty: viewTransform.ty)
+            syncTextLayout()  // the page width changed
+        }
     }
     public private(set) var zoomLevel: Double = 1
     public private(set) var viewSize: (width: Int, height: Int)?
@@ -49,6 +59,8 @@ public final class Editor {
     let recognition = RecognitionQueue()
     var batchDepth = 0
     var pendingBlockIds: [String] = []
+    /// What the model's text layout was last made with (see `syncTextLayout`).
+    var textLayoutInputs: TextLayoutInputs?
 
     init(engine: Engine, renderer: Renderer?, fontMetricsProvider: FontMetricsProvider?) {
         self.engine = engine
@@ -65,6 +77,7 @@ public final class Editor {
             throw QuireError(.invalidArgument, "view size must be positive (got \(width)x\(height))")
         }
         viewSize = (width, height)
+        syncTextLayout()  // the page width changed
         clampView()
         renderer?.invalidate(nil)
     }
@@ -102,6 +115,10 @@ public final class Editor {
         rebuildGrid()
         zoomLevel = 1
         viewTransform = Transform(scale: pixelsPerMillimetre, tx: 0, ty: 0)
+        // Typeset words follow this editor's font, metrics and page (a package from before words
+        // had their layout in the model gets it now). Not undoable: nothing was done yet.
+        textLayoutInputs = nil
+        syncTextLayout(notify: false)
         renderer?.invalidate(nil)
         notify { $0.partChanged(self) }
         if let m = newPart?.model {
@@ -151,6 +168,8 @@ public final class Editor {
         if let m = attached?.model {
             for b in m.blocks.values where b.id != m.rootId { box = box.union(b.box) }
             for s in m.strokes.values where s.blockId == nil { box = box.union(s.bounds) }
+            // Text laid out in a root without a box (a Text part) reaches as far as it goes.
+            for w in m.root.words where !w.box.isEmpty { box = box.union(w.box) }
         }
         return box
     }
@@ -198,6 +217,8 @@ public final class Editor {
     /// Applies changes to the model as one undoable step and tells delegates and the renderer.
     func commit(_ t: Transaction, affecting blockIds: [String]) {
         guard !t.isEmpty, let m = attached?.model else { return }
+        syncTextLayout()
+        let t = layingOut(t)
         sealActiveErasures()
         var dirty = Rect.zero
         for c in t.changes { dirty = dirty.union(apply(c, to: m)) }
@@ -287,20 +308,26 @@ public final class Editor {
 
     public func undo() {
         cancelActivePointers()
+        syncTextLayout()
         guard let m = attached?.model, let t = undoStack.popLast() else { return }
         var dirty = Rect.zero
         for c in t.changes.reversed() { dirty = dirty.union(apply(c.inverse, to: m)) }
         redoStack.append(t)
-        finishChange(blockIds: Self.affectedBlocks(t, rootId: m.rootId), dirty: dirty, model: m)
+        let ids = Self.affectedBlocks(t, rootId: m.rootId)
+        refreshTextLayout(ids, model: m)
+        finishChange(blockIds: ids, dirty: dirty, model: m)
     }
 
     public func redo() {
         cancelActivePointers()
+        syncTextLayout()
         guard let m = attached?.model, let t = redoStack.popLast() else { return }
         var dirty = Rect.zero
         for c in t.changes { dirty = dirty.union(apply(c, to: m)) }
         undoStack.append(t)
-        finishChange(blockIds: Self.affectedBlocks(t, rootId: m.rootId), dirty: dirty, model: m)
+        let ids = Self.affectedBlocks(t, rootId: m.rootId)
+        refreshTextLayout(ids, model: m)
+        finishChange(blockIds: ids, dirty: dirty, model: m)
     }
 
     /// Removes all content of the part (one undoable step).

@@ -1,5 +1,6 @@
 import Foundation
 import InkModel
+import InkRender
 
 /// What `copy` puts aside for `paste`: a block with its descendants, strokes and images (values).
 struct ClipboardPayload: Sendable {
@@ -92,12 +93,9 @@ extension Editor {
         return insertBlock(b, model: m)
     }
 
+    /// The words of typed text before layout gives them their places (`TextLayout.tokens`).
     static func typedWords(_ text: String) -> [RecognizedWord] {
-        var out: [RecognizedWord] = []
-        for (li, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            for w in line.split(separator: " ") { out.append(RecognizedWord(label: String(w), candidates: [Candidate(label: String(w), score: 1)], line: li)) }
-        }
-        return out
+        TextLayout.tokens(text).map { RecognizedWord(label: $0.label, candidates: [Candidate(label: $0.label, score: 1)], line: $0.line) }
     }
 
     /// Adds a PNG or JPEG image, copied into the package. A missing, unreadable, malformed or
@@ -201,14 +199,15 @@ extension Editor {
 
     /// Pushes blocks down, in reading order, so none overlap: a block keeps its place unless a block
     /// above it now covers it.
-    /// The moves join the last undo step so undo restores the whole change at once.
+    /// The moves join the last undo step so undo restores the whole change at once; with `record`
+    /// false (text laid out again for a new font or page) they are no step of their own.
     ///
     /// Incremental: the boxes the previous flow left (`flowBoxes`) did not overlap, so a block
     /// whose box is unchanged since can only collide with blocks that changed or moved, and it is
     /// checked against those alone unless it has to move. The result is the same as placing every
     /// block against every earlier one (`FlowTests` checks this), but a pen-up costs a sort of the
     /// blocks plus the blocks that actually move, and a moved block's ink moves as one record.
-    func relayout(anchor: String?, model m: PartModel) {
+    func relayout(anchor: String?, model m: PartModel, record: Bool = true) {
         let gap = (try? configuration.getNumber("text-document.block-spacing", default: 4)) ?? 4
         let ids = m.root.childIds
         var kids: [(index: Int, block: BlockData)] = []
@@ -242,8 +241,12 @@ extension Editor {
         }
         flowBoxes = boxes
         guard !changes.isEmpty else { return }
+        // Moved words are laid out afresh where they land (not just shifted), so that a block's
+        // layout is always what laying it out again gives.
+        changes = layingOut(Transaction(changes: changes)).changes
         var dirty = Rect.zero
         for c in changes { dirty = dirty.union(apply(c, to: m)) }
+        guard record else { renderer?.invalidate(nil); return }
         if var last = undoStack.popLast() { last.changes += changes; undoStack.append(last) } else { undoStack.append(Transaction(changes: changes)) }
         finishChange(blockIds: [], dirty: dirty, model: m)
     }

@@ -48,6 +48,7 @@ extension Editor {
 
     func exportTarget(_ block: ContentBlock?) throws -> (PartModel, BlockData) {
         let m = try requirePart()
+        syncTextLayout()
         if let block { return (m, try block.checkValid()) }
         return (m, m.root)
     }
@@ -93,6 +94,9 @@ extension Editor {
         ]
         if Self.recognizable(b.type) { o["label"] = .string(Self.plainText(of: b)) }
         if let g = guidesJSON(b) { o["guides"] = g }
+        if let f = b.textFont {
+            o["textFont"] = .object(["family": .string(f.family), "size": .number(f.size), "bold": .bool(f.bold), "italic": .bool(f.italic)])
+        }
         if let img = b.image {
             o["image"] = .object(["mimeType": .string(img.mimeType), "pixelWidth": .number(Double(img.pixelWidth)), "pixelHeight": .number(Double(img.pixelHeight))])
         }

@@ -14,10 +14,10 @@ extension Editor {
     /// above the first baseline).
     private func band(_ y: Double, top: Double) -> Int { Int(((y - top) / guideSpacing).rounded(.down)) }
 
-    /// The band of a typeset word: the guide its ink sat on (the bottom of its box, rounded to
-    /// the nearest baseline, so descenders do not push it a line down).
-    private func wordBand(_ w: RecognizedWord, top: Double) -> Int {
-        Int(((w.baselineEstimate - top) / guideSpacing).rounded()) - 1
+    /// The band of a typeset word: the guide its glyphs sit on (rounded to the nearest
+    /// baseline, so descenders do not push it a line down).
+    private func wordBand(_ w: RecognizedWord, in b: BlockData, top: Double) -> Int {
+        Int(((wordBaseline(w, in: b) - top) / guideSpacing).rounded()) - 1
     }
 
     /// The band of a stroke: where its middle sample lies by height (dots, descenders and
@@ -34,7 +34,7 @@ extension Editor {
         var out: [Int: [LineItem]] = [:]
         for s in m.strokes(inBlock: b.id) { out[strokeBand(s, top: top), default: []].append(LineItem(box: s.bounds, strokeId: s.id)) }
         for (i, w) in b.words.enumerated() where w.isTypesetInPlace {
-            out[wordBand(w, top: top), default: []].append(LineItem(box: w.box, wordIndex: i))
+            out[wordBand(w, in: b, top: top), default: []].append(LineItem(box: w.box, wordIndex: i))
         }
         return out
     }
@@ -196,7 +196,7 @@ extension Editor {
         }
         nb.words.removeAll { $0.isTypesetInPlace && $0.label.isEmpty }
         // Typeset words are read by line number: number them by the guide they now sit on.
-        for i in nb.words.indices where nb.words[i].isTypesetInPlace { nb.words[i].line = wordBand(nb.words[i], top: top) }
+        for i in nb.words.indices where nb.words[i].isTypesetInPlace { nb.words[i].line = wordBand(nb.words[i], in: b, top: top) }
         if !b.box.isEmpty, extent != .zero {
             let grown = nb.box.union(extent)
             let bottom = ((grown.maxY - top) / lh).rounded(.up) * lh + top

@@ -64,6 +64,7 @@ extension Editor {
     /// effect applied, or dropped by a delegate) and must not become ink.
     func handleGesture(_ p: ActivePointer, model m: PartModel) -> Bool {
         guard p.tool == .pen, p.samples.count >= 2 else { return false }
+        syncTextLayout()
         let kinds = enabledGestures(m)
         guard !kinds.isEmpty else { return false }
         let samples = p.samples
@@ -197,12 +198,8 @@ extension Editor {
                 t.changes.append(.stroke(old: s, new: nil))
                 for p in pieces { t.changes.append(.stroke(old: nil, new: p)) }
             }
-            let typeset = removeWords.filter { b.words[$0].isTypesetInPlace }
-            if !typeset.isEmpty {
-                var nb = b
-                nb.words = b.words.enumerated().filter { !typeset.contains($0.offset) }.map(\.element)
-                t.changes.append(.block(old: b, new: nb))
-            }
+            let nb = Self.removingWords(removeWords, from: b)
+            if nb != b { t.changes.append(.block(old: b, new: nb)) }
             g.words = removeWords.sorted().map { WordRef(blockId: b.id, index: $0) }
             g.strokeIds = removeStrokes.sorted() + cuts.map(\.0.id)
             return t
@@ -246,22 +243,19 @@ extension Editor {
             return Transaction(changes: [.block(old: b, new: nb)])
         case .join, .split:
             guard let b = block else { return nil }
+            if b.text != nil { return textSpaceChanges(&g, block: b, units: units) }
             return spaceChanges(&g, block: b, units: units, model: m)
         }
     }
 
-    /// Deletes units: ink strokes go, typeset words leave the block's words.
+    /// Deletes units: ink strokes go, typeset words leave the block (typed words its text).
     func removeUnits(_ hit: [GestureUnit], g: inout Gesture, block b: BlockData, model m: PartModel) -> Transaction? {
         guard !hit.isEmpty else { return nil }
         var t = Transaction()
         let strokeIds = Set(hit.flatMap(\.strokeIds))
         for id in strokeIds.sorted() { if let s = m.strokes[id] { t.changes.append(.stroke(old: s, new: nil)) } }
-        let typeset = Set(hit.compactMap(\.wordIndex).filter { b.words[$0].isTypesetInPlace })
-        if !typeset.isEmpty {
-            var nb = b
-            nb.words = b.words.enumerated().filter { !typeset.contains($0.offset) }.map(\.element)
-            t.changes.append(.block(old: b, new: nb))
-        }
+        let nb = Self.removingWords(Set(hit.compactMap(\.wordIndex)), from: b)
+        if nb != b { t.changes.append(.block(old: b, new: nb)) }
         g.words = hit.compactMap(\.wordIndex).sorted().map { WordRef(blockId: b.id, index: $0) }
         g.strokeIds = strokeIds.sorted()
         return t.isEmpty ? nil : t

@@ -193,13 +193,15 @@ extension Editor {
             var nb = b
             nb.conversion = targetState.rawValue
             if targetState == .digitalPublish || b.text != nil {
-                // Reflowed to the block's width: the words lose their places on the page.
+                // Reflowed to the block's width (laid out in the commit): the words leave their
+                // places on the page and keep their candidates and styles.
                 nb.text = Self.plainText(of: b)
-                nb.words = Self.typedWords(nb.text ?? "")
+                if b.text == nil { nb.words = Self.textLines(of: b.words).flatMap { $0.map { b.words[$0] } } }
             } else {
                 // In place: each word is typeset where its ink was and stays editable by pen.
                 nb.words = b.words.map(Self.typeset)
                 nb.properties = nb.properties.filter { !$0.key.hasPrefix("quire.style.") }
+                nb = laidOut(nb, fresh: Set(b.words.indices.filter { !b.words[$0].strokeIds.isEmpty }))
             }
             for s in strokes { t.changes.append(.stroke(old: s, new: nil)) }
             guard nb != b || !strokes.isEmpty else { continue }
@@ -207,6 +209,8 @@ extension Editor {
             ids.append(b.id)
         }
         commit(t, affecting: ids)
+        // Reflowed text may need more lines than the ink did.
+        if m.type == "Text Document", !ids.isEmpty { relayout(anchor: nil, model: m) }
     }
 
     /// The words a block shows, with the chosen candidate of each.

@@ -7,6 +7,8 @@ extension Editor {
     /// transform and size, selection, strokes in progress, lasso, a block being dragged, and the
     /// rendering options from the configuration.
     public var renderState: RenderState {
+        // The layout follows a changed guide spacing before it is drawn.
+        syncTextLayout()
         var s = RenderState(transform: viewTransform, viewWidth: viewSize?.width ?? 1, viewHeight: viewSize?.height ?? 1,
                             selectedBlockIds: selection,
                             guides: (try? configuration.getBoolean("text.guides.enable", default: true)) ?? true,
@@ -69,12 +71,13 @@ extension Editor {
                     if ch == "\u{8}" { if !t.isEmpty { t.removeLast() } } else { t.append(ch) }
                 }
                 nb.text = t
-                nb.words = Self.typedWords(t)
                 let lines = max(1, t.split(separator: "\n", omittingEmptySubsequences: false).count)
                 nb.box.height = max(b.box.height, Double(lines + 1) * guideSpacing)
                 guard nb != b else { return block }
+                // The words follow the text in the commit's layout, keeping the styles of those
+                // that stay; wrapped lines may grow the block.
                 commit(Transaction(changes: [.block(old: b, new: nb)]), affecting: [b.id])
-                if nb.box != b.box { relayout(anchor: b.id, model: m) }
+                relayout(anchor: b.id, model: m)
                 return ContentBlock(id: b.id, editor: self, model: m)
             }
         }

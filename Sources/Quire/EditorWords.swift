@@ -30,6 +30,7 @@ extension Editor {
     /// The word under a point in view pixels (a recognized ink word or a typeset word placed on
     /// the page), top-most block first; nil when there is none.
     public func hitWord(at point: Point) -> WordRef? {
+        syncTextLayout()
         guard let m = attached?.model, point.x.isFinite, point.y.isFinite else { return nil }
         let p = toModel(point.x, point.y)
         // A little slack: a finger or pen tip rarely lands inside a word's tight ink box.
@@ -55,16 +56,15 @@ extension Editor {
 
     /// Picks another candidate for a word: its label, the block's text and every export change;
     /// the ink does not. One undoable step. The choice survives later re-recognition of the
-    /// block as long as the word keeps the same strokes.
+    /// block as long as the word keeps the same strokes. In typed or published text the word is
+    /// replaced in the text.
     public func selectCandidate(_ word: WordRef, candidateIndex: Int) throws {
         let m = try requirePart()
         let (b, w) = try self.word(word, model: m)
         guard w.candidates.indices.contains(candidateIndex) else {
             throw QuireError(.invalidArgument, "word \(word) has no candidate \(candidateIndex) (it has \(w.candidates.count))")
         }
-        guard b.text == nil else {
-            throw QuireError(.invalidArgument, "word \(word) belongs to typed text; edit the text instead")
-        }
+        if let text = b.text { return try selectTextCandidate(word, candidateIndex, block: b, text: text) }
         var nb = b
         nb.words[word.index].selected = candidateIndex
         nb.words[word.index].label = w.candidates[candidateIndex].label
@@ -99,6 +99,7 @@ extension Editor {
         var t = Transaction()
         var nb = b
         nb.words[word.index] = Self.typeset(w)
+        nb = laidOut(nb, fresh: [word.index])
         if nb.conversion == ConversionState.handwriting.rawValue { nb.conversion = ConversionState.digitalEdit.rawValue }
         for id in w.strokeIds { if let s = m.strokes[id] { t.changes.append(.stroke(old: s, new: nil)) } }
         t.changes.append(.block(old: b, new: nb))
@@ -200,11 +201,8 @@ extension Editor {
             if a.line == c.line, pairs.contains(where: { sa.contains($0.0) && sc.contains($0.1) }) {
                 var j = a
                 j.label = a.label + c.label
-                var cands: [Candidate] = []
-                for x in a.candidates.prefix(3) { for y in c.candidates.prefix(3) { cands.append(Candidate(label: x.label + y.label, score: x.score * y.score)) } }
-                j.candidates = cands.sorted { $0.score > $1.score }
-                if j.candidates.first?.label != j.label { j.candidates.insert(Candidate(label: j.label, score: 1), at: 0) }
-                j.selected = 0
+                j.candidates = joinedCandidates(a, c)
+                j.selected = j.candidates.firstIndex { $0.label == j.label } ?? 0
                 j.box = a.box.union(c.box)
                 j.strokeIds = a.strokeIds + c.strokeIds
                 j.chars = a.chars + c.chars
@@ -218,15 +216,30 @@ extension Editor {
         return out
     }
 
-    /// Removes one word: its ink, or the typeset word. One undoable step.
+    /// Candidates of two words read as one: each pair of their best three, best first. Scores
+    /// are log probabilities (`TextRecognizer`), so a pair's score is the sum of its two: the
+    /// product of two negative numbers would rank the least likely pair first. A label reached by
+    /// two pairs keeps its better score; the pair of the words' chosen labels is always there.
+    static func joinedCandidates(_ a: RecognizedWord, _ c: RecognizedWord) -> [Candidate] {
+        func score(_ w: RecognizedWord) -> Double { w.candidates.indices.contains(w.selected) ? w.candidates[w.selected].score : 0 }
+        var cands = [Candidate(label: a.label + c.label, score: score(a) + score(c))]
+        for x in a.candidates.prefix(3) { for y in c.candidates.prefix(3) { cands.append(Candidate(label: x.label + y.label, score: x.score + y.score)) } }
+        var seen = Set<String>()
+        return cands.sorted { $0.score > $1.score }.filter { seen.insert($0.label).inserted }
+    }
+
+    /// Removes one word: its ink, the typeset word, or the word of typed text. One undoable step.
     public func removeWord(_ word: WordRef) throws {
         let m = try requirePart()
         let (b, w) = try self.word(word, model: m)
-        guard b.text == nil else { throw QuireError(.invalidArgument, "word \(word) belongs to typed text; edit the text instead") }
         var t = Transaction()
         for id in w.strokeIds { if let s = m.strokes[id] { t.changes.append(.stroke(old: s, new: nil)) } }
         var nb = b
-        nb.words.remove(at: word.index)
+        if b.text != nil {
+            nb = Self.removingWords([word.index], from: b)
+        } else {
+            nb.words.remove(at: word.index)
+        }
         t.changes.append(.block(old: b, new: nb))
         commit(t, affecting: [b.id])
     }

@@ -296,7 +296,11 @@ struct WordPage {
         try p.editor.convert(WordRef(blockId: first.id, index: fox), targetState: .digitalEdit)
         #expect(p.strokeCount == n - 3)
         let typeset = try #require(p.word("fox"))
-        #expect(typeset.strokeIds.isEmpty && typeset.box == foxBox)
+        // Typeset at its ink's left edge, its glyph cells (FixedMetrics: ascent 0.8 of the size)
+        // on the guide the ink sat on.
+        let size = try #require(p.f.part.model.blocks[first.id]?.textFont?.size)
+        #expect(typeset.strokeIds.isEmpty && typeset.box.x == foxBox.x && abs(typeset.box.y + 0.8 * size - 30) < 1e-9)
+        #expect(typeset.chars.map(\.label) == ["f", "o", "x"] && abs(typeset.box.width - 3 * 0.6 * size) < 1e-9)
         #expect(try p.text() == "red fox\nran")
         // Writing into a block with typeset words: the new ink joins them in reading order.
         try p.write("a", x: 39.5, baseline: 30)
@@ -316,7 +320,8 @@ struct WordPage {
         try p.editor.convert(nil, targetState: .digitalPublish)
         #expect(p.strokeCount == 0)
         #expect(try p.text() == "red fox\nran")
-        #expect(p.blocks.allSatisfy { $0.words.allSatisfy { $0.box.isEmpty } }, "published text is reflowed, not placed")
+        #expect(p.blocks.allSatisfy { b in !b.words.isEmpty && b.words.allSatisfy { !$0.box.isEmpty && b.box.contains(Point(x: $0.box.x, y: $0.box.y)) && b.box.contains(Point(x: $0.box.maxX, y: $0.box.maxY)) } },
+                "published text is reflowed into its block, each word laid out")
         p.editor.undo(); p.editor.undo(); p.editor.undo()
         #expect(p.strokeCount == n)
         #expect(try p.text() == "red fox\nran")
@@ -378,6 +383,23 @@ struct WordPage {
         #expect(words[0].strokeIds == ["s1", "s2", "s3"] && words[0].box == Rect(x: 10, y: 2, width: 21, height: 5))
         let alone = Editor.merge(recognized: [found[1]], into: BlockData(id: "c", type: "Text", box: .zero), strokeBounds: { ink[$0] })
         #expect(alone[0].box.x == 20.3, "the gap before the word is not part of its box")
+    }
+
+    @Test func joinedWordsRankCandidatesByTheSumOfTheirLogProbabilities() {
+        var b = BlockData(id: "b", type: "Text", box: Rect(x: 0, y: 0, width: 100, height: 20))
+        b.properties["quire.join"] = "s1:s2"
+        let found = [
+            RecognizedWord(label: "is", candidates: [Candidate(label: "is", score: log(0.9)), Candidate(label: "in", score: log(0.1))],
+                           box: Rect(x: 10, y: 2, width: 10, height: 5), strokeIds: ["s1"]),
+            RecognizedWord(label: "land", candidates: [Candidate(label: "land", score: log(0.8)), Candidate(label: "lend", score: log(0.2))],
+                           box: Rect(x: 21, y: 2, width: 10, height: 5), strokeIds: ["s2"]),
+        ]
+        let words = Editor.merge(recognized: found, into: b)
+        #expect(words.count == 1 && words[0].label == "island" && words[0].selected == 0)
+        #expect(words[0].candidates.map(\.label) == ["island", "islend", "inland", "inlend"])
+        for (c, s) in zip(words[0].candidates, [log(0.9 * 0.8), log(0.9 * 0.2), log(0.1 * 0.8), log(0.1 * 0.2)]) {
+            #expect(abs(c.score - s) < 1e-9, "\(c.label): \(c.score) is the sum of its parts' log probabilities")
+        }
     }
 
     @Test func removeWordTakesItsInkOrTheTypesetWord() throws {
