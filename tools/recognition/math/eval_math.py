@@ -37,11 +37,14 @@ def main():
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--penalty", type=float, default=None)
     ap.add_argument("--oracle", action="store_true")
+    ap.add_argument("--split", choices=["val", "train"], default="val",
+                    help="train: expressions of training writers, for tuning (e.g. --penalty) without "
+                         "looking at validation writers")
     ap.add_argument("--jsonl")
     ap.add_argument("--errors", type=int, default=15)
     args = ap.parse_args()
     kits = compose.load_kits()
-    stream = compose.expression_stream(kits, compose.writers(kits, validation=True), args.seed)
+    stream = compose.expression_stream(kits, compose.writers(kits, validation=args.split == "val"), args.seed)
     exprs = [next(stream) for _ in range(args.n)]
     net = None
     if not args.oracle:
