@@ -19,7 +19,7 @@ import numpy as np
 
 MAX_STROKES = 4
 MAX_EXACT = 18
-GROUP_PENALTY = 1.0
+GROUP_PENALTY = 0.5
 
 
 def boxes(strokes):
