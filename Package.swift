@@ -2,11 +2,13 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
-#if arch(x86_64)
-let avx2: [SwiftSetting] = [.unsafeFlags(["-O", "-target-cpu", "haswell"]), .define("QUIRE_AVX2")]
-#else
-let avx2: [SwiftSetting] = [.unsafeFlags(["-O"])]
-#endif
+// No unsafeFlags for anyone who depends on Quire: SwiftPM refuses them in a dependency taken by version.
+// Only Quire's own scripts (scripts/test, scripts/run, .ci/run) set QUIRE_DEV_FLAGS=1, which
+// optimises the recognizer in debug builds: the tests read real handwriting, and an unoptimised
+// network is several times slower. Release builds are optimised anyway and need no flag.
+let devFlags = Context.environment["QUIRE_DEV_FLAGS"] == "1"
+let optimizeInDebug: [SwiftSetting] = devFlags ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : []
+let optimizeCInDebug: [CSetting] = devFlags ? [.unsafeFlags(["-O2"], .when(configuration: .debug))] : []
 
 let package = Package(
     name: "Quire",
@@ -31,14 +33,11 @@ let package = Package(
         .target(name: "InkModel",
                 dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation"), "CQuireZlib"],
                 swiftSettings: strict),
-        // The network's inner loops are unusable unoptimised (a page takes a minute in a debug
-        // build): always optimise this target, so debug builds and the tests run it at real speed.
-        .target(name: "InkRecognition", dependencies: ["InkKernels", "InkKernelsAVX2"], path: "Sources/InkRecognition",
-                swiftSettings: strict + [.unsafeFlags(["-O"])]),
-        // The network's loops, built twice from one file (InkKernelsAVX2/LSTMKernels.swift is a symlink):
-        // for baseline x86-64 and for AVX2 + FMA; InkRecognition picks one at run time from the CPU.
-        .target(name: "InkKernels", swiftSettings: strict + [.unsafeFlags(["-O"])]),
-        .target(name: "InkKernelsAVX2", swiftSettings: strict + avx2),
+        .target(name: "InkRecognition", dependencies: ["CInkKernels"], path: "Sources/InkRecognition",
+                swiftSettings: strict + optimizeInDebug),
+        // The network's inner loops, in C so that one binary holds a baseline x86-64 and an AVX2 + FMA
+        // build of them (a function attribute, not a compiler flag); InkRecognition picks one at run time.
+        .target(name: "CInkKernels", cSettings: optimizeCInDebug),
         .target(name: "InkRender", dependencies: ["InkModel", "CCairo", "CJPEG"], swiftSettings: strict),
         .target(name: "Quire", dependencies: ["InkModel", "InkRecognition", "InkRender", "CCairo", "CX11"],
                 swiftSettings: strict),

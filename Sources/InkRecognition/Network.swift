@@ -1,39 +1,4 @@
 import Foundation
-import InkKernels
-import InkKernelsAVX2
-
-/// Which build of `LSTMKernels` runs the network: the baseline x86-64 one, or the AVX2 + FMA one when
-/// the CPU has those units (Linux: the flags of /proc/cpuinfo). `QUIRE_RECOGNITION_KERNELS=baseline`
-/// forces the baseline build (to compare the two); asking for avx2 on a CPU without it is ignored,
-/// since running those instructions would kill the process.
-public enum RecognitionKernels: String, Sendable, CaseIterable {
-    case baseline
-    case avx2
-
-    /// The build used by default on this machine.
-    public static let current: RecognitionKernels = {
-        let supported = cpuSupportsAVX2()
-        switch ProcessInfo.processInfo.environment["QUIRE_RECOGNITION_KERNELS"]?.lowercased() {
-        case "baseline": return .baseline
-        default: return supported ? .avx2 : .baseline
-        }
-    }()
-
-    /// Builds that can run here (the baseline one always can).
-    public static var available: [RecognitionKernels] { cpuSupportsAVX2() ? [.baseline, .avx2] : [.baseline] }
-
-    /// `-target-cpu haswell` may use AVX, AVX2, FMA, BMI1/2, F16C, MOVBE, LZCNT and POPCNT.
-    static func cpuSupportsAVX2() -> Bool {
-        #if arch(x86_64) && os(Linux)
-        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("flags") }) else { return false }
-        let flags = Set(line.split(separator: " ").map(String.init))
-        return ["avx", "avx2", "fma", "bmi1", "bmi2", "f16c", "movbe", "abm", "popcnt"].allSatisfy(flags.contains)
-        #else
-        return false
-        #endif
-    }
-}
 
 enum Network {
     /// Forward pass of one feature sequence (`count` x 4): see `forward(model:batch:kernels:)`.
@@ -66,14 +31,14 @@ enum Network {
         let rows = starts[order.count - 1] + lengths[order.count - 1]  // frames of all sequences
         let pad = k / 2
         let windowWidth = f * k
-        let ld = max(InkKernels.LSTMKernels.paddedRows(c), 2 * hdim)  // row stride of the layer sequences
-        let ldg = InkKernels.LSTMKernels.paddedRows(4 * hdim)
-        let ldOut = InkKernels.LSTMKernels.paddedRows(classes)
+        let ld = max(LSTMKernels.paddedRows(c), 2 * hdim)  // row stride of the layer sequences
+        let ldg = LSTMKernels.paddedRows(4 * hdim)
+        let ldOut = LSTMKernels.paddedRows(classes)
         let windows = UnsafeMutablePointer<Float>.allocate(capacity: rows * windowWidth)
         let seqA = UnsafeMutablePointer<Float>.allocate(capacity: rows * ld)
         let seqB = UnsafeMutablePointer<Float>.allocate(capacity: rows * ld)
         let gates = UnsafeMutablePointer<Float>.allocate(capacity: rows * max(ldg, ldOut))
-        let scratchCount = InkKernels.LSTMKernels.lstmScratchCount(hidden: hdim, sequences: order.count)
+        let scratchCount = LSTMKernels.lstmScratchCount(hidden: hdim, sequences: order.count)
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: scratchCount)
         defer {
             windows.deallocate(); seqA.deallocate(); seqB.deallocate(); gates.deallocate(); scratch.deallocate()
@@ -96,14 +61,8 @@ enum Network {
                      into y: UnsafeMutablePointer<Float>, ldy: Int) {
             w.withUnsafeBufferPointer { wb in
                 b.withUnsafeBufferPointer { bb in
-                    switch kernels {
-                    case .baseline:
-                        InkKernels.LSTMKernels.project(x, n: rows, ldx: ldx, panels: wb.baseAddress!, bias: bb.baseAddress!,
-                                                       rows: r, cols: cols, into: y, ldy: ldy)
-                    case .avx2:
-                        InkKernelsAVX2.LSTMKernels.project(x, n: rows, ldx: ldx, panels: wb.baseAddress!, bias: bb.baseAddress!,
-                                                           rows: r, cols: cols, into: y, ldy: ldy)
-                    }
+                    LSTMKernels.project(x, n: rows, ldx: ldx, panels: wb.baseAddress!, bias: bb.baseAddress!,
+                                        rows: r, cols: cols, into: y, ldy: ldy, kernels: kernels)
                 }
             }
         }
@@ -117,16 +76,9 @@ enum Network {
             for (dirIndex, dir) in [layer.fwd, layer.bwd].enumerated() {
                 project(input, ldx: ld, dir.wih, dir.bias, rows: 4 * hdim, cols: width, into: gates, ldy: ldg)
                 dir.whh.withUnsafeBufferPointer { whh in
-                    switch kernels {
-                    case .baseline:
-                        InkKernels.LSTMKernels.lstm(gates: gates, ldg: ldg, starts: starts, lengths: lengths, sequences: order.count,
-                                                    hidden: hdim, whh: whh.baseAddress!, reverse: dirIndex == 1,
-                                                    output: output + dirIndex * hdim, ldo: ld, scratch: scratch)
-                    case .avx2:
-                        InkKernelsAVX2.LSTMKernels.lstm(gates: gates, ldg: ldg, starts: starts, lengths: lengths, sequences: order.count,
-                                                        hidden: hdim, whh: whh.baseAddress!, reverse: dirIndex == 1,
-                                                        output: output + dirIndex * hdim, ldo: ld, scratch: scratch)
-                    }
+                    LSTMKernels.lstm(gates: gates, ldg: ldg, starts: starts, lengths: lengths, sequences: order.count,
+                                     hidden: hdim, whh: whh.baseAddress!, reverse: dirIndex == 1,
+                                     output: output + dirIndex * hdim, ldo: ld, scratch: scratch, kernels: kernels)
                 }
             }
             swap(&input, &output)
@@ -137,10 +89,7 @@ enum Network {
             var result = [Float](repeating: 0, count: lengths[i] * classes)
             result.withUnsafeMutableBufferPointer { rb in
                 let y = gates + starts[i] * ldOut
-                switch kernels {
-                case .baseline: InkKernels.LSTMKernels.logSoftmax(y, n: lengths[i], ldy: ldOut, classes: classes, into: rb.baseAddress!)
-                case .avx2: InkKernelsAVX2.LSTMKernels.logSoftmax(y, n: lengths[i], ldy: ldOut, classes: classes, into: rb.baseAddress!)
-                }
+                LSTMKernels.logSoftmax(y, n: lengths[i], ldy: ldOut, classes: classes, into: rb.baseAddress!, kernels: kernels)
             }
             results[index] = result
         }

@@ -1,5 +1,4 @@
 import Foundation
-import InkKernels
 
 /// Errors thrown while loading a recognizer weight file (`quire-rec.bin`).
 public enum RecognitionModelError: Error, Equatable, CustomStringConvertible, Sendable {

@@ -1,1 +1,0 @@
-../InkKernels/LSTMKernels.swift
