@@ -45,7 +45,7 @@ struct InfoCommand: ParsableCommand {
             }
             let meta = (try? JSONValue.parse(Data(pkg.metadata.json.utf8))) ?? .object([:])
             if json {
-                print(JSONValue.object(["path": .string(pkg.path), "parts": .array(parts), "metadata": meta,
+                print(try JSONValue.object(["path": .string(pkg.path), "parts": .array(parts), "metadata": meta,
                                         "recoveredFromTemp": .bool(pkg.recoveredFromTemp)]).serialized(pretty: true))
             } else {
                 print("package: \(pkg.path)")

@@ -138,7 +138,7 @@ struct RecognizeCommand: ParsableCommand {
             parts.append(.object(["index": .number(Double(i)), "id": .string(p.id), "type": .string(p.type), "blocks": .array(blocks)]))
         }
         if json {
-            print(JSONValue.object(["path": .string(pkg.path), "parts": .array(parts)]).serialized(pretty: true))
+            print(try JSONValue.object(["path": .string(pkg.path), "parts": .array(parts)]).serialized(pretty: true))
         } else {
             print(texts.filter { !$0.isEmpty }.joined(separator: "\n"))
         }
@@ -177,7 +177,7 @@ struct RecognizeCommand: ParsableCommand {
             let r = SampleFile.recognize(s, recognizer: recognizer, options: base)
             ok += r.text == s.normalizedLabel ? 1 : 0
             if json {
-                print(JSONValue.object([
+                print(try JSONValue.object([
                     "id": .string(s.id), "label": .string(r.text), "reference": .string(s.normalizedLabel),
                     "candidates": .array(r.candidates.map { .object(["label": .string($0.text), "score": .number(($0.score * 1000).rounded() / 1000)]) }),
                     "ms": .number((r.ms * 100).rounded() / 100),
