@@ -34,11 +34,37 @@ public enum JSONValue: Codable, Equatable, Sendable {
         }
     }
 
-    public func serialized(pretty: Bool = false) -> String {
+    /// JSON text (keys sorted). JSON has no NaN or infinity: a value holding one is refused with
+    /// `QuireError.exportError` naming where it sits (`candidates[2].score`), rather than written as
+    /// something else (the encoder's failure once came out as a bare `null` in place of the record).
+    public func serialized(pretty: Bool = false) throws -> String {
+        if let (path, n) = firstNonFinite() {
+            throw QuireError(.exportError, "cannot write \(n) as JSON (JSON numbers are finite) at '\(path.isEmpty ? "(top level)" : path)'")
+        }
         let enc = JSONEncoder()
         enc.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? enc.encode(self) else { return "null" }
-        return String(decoding: data, as: UTF8.self)
+        do { return String(decoding: try enc.encode(self), as: UTF8.self) } catch {
+            throw QuireError(.exportError, "cannot write JSON: \(error)")
+        }
+    }
+
+    /// The key path (`a.b[3].c`, keys in sorted order) and value of the first number that is NaN or
+    /// infinite, or nil when every number is finite.
+    public func firstNonFinite() -> (path: String, value: Double)? {
+        switch self {
+        case .number(let n): return n.isFinite ? nil : ("", n)
+        case .null, .bool, .string: return nil
+        case .array(let a):
+            for (i, v) in a.enumerated() {
+                if let (p, n) = v.firstNonFinite() { return ("[\(i)]" + (p.isEmpty || p.hasPrefix("[") ? p : "." + p), n) }
+            }
+            return nil
+        case .object(let o):
+            for k in o.keys.sorted() {
+                if let (p, n) = o[k]!.firstNonFinite() { return (k + (p.isEmpty || p.hasPrefix("[") ? p : "." + p), n) }
+            }
+            return nil
+        }
     }
 
     public subscript(key: String) -> JSONValue? {

@@ -229,7 +229,7 @@ enum PackageFormat {
                 "nextStroke": .number(Double(p.nextStroke)), "nextBlock": .number(Double(p.nextBlock)),
                 "metadata": .object(p.metadata.snapshot().mapValues(\.json)),
             ])
-            entries.append(eager(dir + "part.json", Data(partInfo.serialized().utf8)))
+            entries.append(eager(dir + "part.json", Data(try partInfo.serialized().utf8)))
             entries.append(LazyEntry(name: dir + "strokes.bin") {
                 guard p.pointCount > limit else { return LazyEntry.whole(StrokeCodec.encode(p.orderedStrokes)) }
                 // By id, one stroke at a time: a sorted copy of 100,000 strokes alone is tens of MB.
@@ -248,8 +248,8 @@ enum PackageFormat {
             "parts": .array(partsJSON),
             "createdBy": .string("Quire \(QuireVersion.string)"),
         ])
-        entries.insert(eager("manifest.json", Data(manifest.serialized(pretty: true).utf8)), at: 0)
-        entries.insert(eager("metadata.json", Data(JSONValue.object(c.metadata.snapshot().mapValues(\.json)).serialized().utf8)), at: 1)
+        entries.insert(eager("manifest.json", Data(try manifest.serialized(pretty: true).utf8)), at: 0)
+        entries.insert(eager("metadata.json", Data(try JSONValue.object(c.metadata.snapshot().mapValues(\.json)).serialized().utf8)), at: 1)
         return entries
     }
 
@@ -325,7 +325,7 @@ enum PackageFormat {
         let meta = ParameterSet()
         if let m = info["metadata"] {
             guard case .object = m else { throw QuireError(.corruptPackage, "\(what): part.json 'metadata' is not an object") }
-            do { try meta.inject(json: m.serialized()) } catch let e as QuireError {
+            do { try meta.inject(json: try m.serialized()) } catch let e as QuireError {
                 throw QuireError(.corruptPackage, "\(what) metadata: \(e.message)")
             }
         }

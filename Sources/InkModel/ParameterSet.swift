@@ -158,7 +158,8 @@ public class ParameterSet: @unchecked Sendable {
 
     /// This set's own values as a JSON object with flat, dotted keys (sorted).
     public var json: String {
-        JSONValue.object(snapshot().mapValues(\.json)).serialized()
+        // Cannot fail: setNumber refuses numbers that are not finite, and parsed JSON holds none.
+        (try? JSONValue.object(snapshot().mapValues(\.json)).serialized()) ?? "{}"
     }
 }
 

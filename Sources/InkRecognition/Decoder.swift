@@ -239,6 +239,11 @@ enum CTCDecoder {
                 for c in candidates {
                     let lp = Double(row[c])
                     if bound + lp < bar && node.beamChildren == 0 { break }
+                    // A repeat needs a blank between: a prefix that has only ever ended in its last class
+                    // (pb = -inf) cannot repeat it at this frame. Such a path has probability 0 and must
+                    // not enter the beam, where its -inf score came out as a candidate (lone characters'
+                    // "BB" once made the CLI's JSON record null).
+                    guard (c == Int(node.cls) ? b.pb : total) + lp > -.infinity else { continue }
                     // Find or make the child for class c (read the list from `nodes`: `node` is a copy taken
                     // before this loop added children).
                     var child = Int(nodes[b.node].firstChild)
@@ -284,6 +289,9 @@ enum CTCDecoder {
                 next[i].rank = next[i].total + nodes[next[i].node].lmScore
                 nodes[next[i].node].slot = -1
             }
+            // Only a matrix holding -inf or NaN (a caller's: the network's output is checked finite) can
+            // leave an entry without a finite score; it cannot become possible again.
+            next.removeAll { !$0.total.isFinite }
             if next.count > width {
                 next.sort { $0.rank > $1.rank }
                 next.removeSubrange(width...)

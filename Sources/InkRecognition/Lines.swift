@@ -5,17 +5,23 @@ extension TextRecognizer {
     /// With `lineSpacing` (ruled guides, mm) a stroke belongs to line `floor((centreY - originY) / lineSpacing)`.
     /// Without it (same rule as tools/recognition/data.py `group_lines`): strokes sorted by their top edge
     /// join the current line while their top lies at most 0.6 h below the line's bottom (h = median stroke
-    /// height, at least 1 mm); lines shorter than 0.5 h (dots, marks) are then merged into the nearer
-    /// neighbour. Strokes without a finite point are left out.
+    /// height, at least 1 mm); then lines shorter than 0.5 h merge into the nearer neighbour, and so do
+    /// marks within 2 s of it (or anywhere when the ink holds nothing but marks): lines shorter than
+    /// 0.5 s, or under s tall and made only of strokes under 0.6 s each way (dots, commas, bars), where
+    /// s = h but at least 3 mm. Without that floor, ink made mostly of marks (a colon, an i, an `=`, a
+    /// cursive word and its dots) has a mark's median height and each mark passed for a line. Strokes
+    /// without a finite point are left out.
     public static func groupLines(strokes: [[SIMD2<Double>]], lineSpacing: Double? = nil, originY: Double = 0) -> [[Int]] {
-        var spans: [(index: Int, top: Double, bottom: Double)] = []
+        var spans: [(index: Int, top: Double, bottom: Double, size: Double)] = []
         for (i, s) in strokes.enumerated() {
-            var lo = Double.infinity, hi = -Double.infinity
+            var lo = Double.infinity, hi = -Double.infinity, left = Double.infinity, right = -Double.infinity
             for p in s where p.x.isFinite && p.y.isFinite {
                 lo = min(lo, p.y)
                 hi = max(hi, p.y)
+                left = min(left, p.x)
+                right = max(right, p.x)
             }
-            if lo <= hi { spans.append((i, lo, hi)) }
+            if lo <= hi { spans.append((i, lo, hi, max(hi - lo, right - left))) }
         }
         if spans.isEmpty { return [] }
         if let sp = lineSpacing, sp > 0, sp.isFinite {
@@ -29,19 +35,28 @@ extension TextRecognizer {
         }
         let heights = spans.map { $0.bottom - $0.top }.sorted()
         let h = max(heights[heights.count / 2], 1.0)
-        var groups: [(members: [Int], top: Double, bottom: Double)] = []
+        let scale = max(h, 3.0)
+        // `largest`: the largest extent (width or height) of a member stroke.
+        var groups: [(members: [Int], top: Double, bottom: Double, largest: Double)] = []
         for c in spans.sorted(by: { ($0.top, $0.index) < ($1.top, $1.index) }) {
             if let last = groups.last, c.top <= last.bottom + 0.6 * h {
                 groups[groups.count - 1].members.append(c.index)
                 groups[groups.count - 1].bottom = max(last.bottom, c.bottom)
+                groups[groups.count - 1].largest = max(last.largest, c.size)
             } else {
-                groups.append(([c.index], c.top, c.bottom))
+                groups.append(([c.index], c.top, c.bottom, c.size))
             }
+        }
+        func tiny(_ g: (members: [Int], top: Double, bottom: Double, largest: Double)) -> Bool { g.bottom - g.top < 0.5 * h }
+        func mark(_ g: (members: [Int], top: Double, bottom: Double, largest: Double)) -> Bool {
+            let height = g.bottom - g.top
+            return height < 0.5 * scale || (g.largest < 0.6 * scale && height < scale)
         }
         var changed = true
         while changed && groups.count > 1 {
             changed = false
-            for j in groups.indices where groups[j].bottom - groups[j].top < 0.5 * h {
+            let onlyMarks = groups.allSatisfy(mark)
+            for j in groups.indices where tiny(groups[j]) || mark(groups[j]) {
                 let g = groups[j]
                 let nb: Int
                 if j == groups.count - 1 {
@@ -51,9 +66,14 @@ extension TextRecognizer {
                 } else {
                     nb = g.top - groups[j - 1].bottom <= groups[j + 1].top - g.bottom ? j - 1 : j + 1
                 }
+                // A mark far from any line (a comma written alone under a line of code) is a line of its
+                // own, unless the ink holds nothing else (a colon written large).
+                let gap = nb < j ? g.top - groups[nb].bottom : groups[nb].top - g.bottom
+                guard tiny(g) || gap <= 2 * scale || onlyMarks else { continue }
                 groups[nb].members += g.members
                 groups[nb].top = min(groups[nb].top, g.top)
                 groups[nb].bottom = max(groups[nb].bottom, g.bottom)
+                groups[nb].largest = max(groups[nb].largest, g.largest)
                 groups.remove(at: j)
                 changed = true
                 break

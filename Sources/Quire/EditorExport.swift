@@ -61,7 +61,7 @@ extension Editor {
             return readingOrder(b.id, model: m).filter { Self.recognizable($0.type) }
                 .map { Self.plainText(of: $0) }.filter { !$0.isEmpty }.joined(separator: "\n")
         case .json:
-            return exportJSON(b, model: m).serialized(pretty: true)
+            return try exportJSON(b, model: m).serialized(pretty: true)
         case .inkml:
             return exportInkML(b, model: m)
         default:

@@ -972,7 +972,9 @@ public final class AppWindow: EditorDelegate {
     private func emitTrace(_ what: String, _ v: JSONValue) {
         // What the line reports is on the screen by the time anyone reads it.
         XSync(x.display, 0)
-        FileHandle.standardOutput.write(Data("quire: \(what) \(v.serialized(pretty: false))\n".utf8))
+        let text: String
+        do { text = try v.serialized(pretty: false) } catch { text = "(not written: \(error))" }
+        FileHandle.standardOutput.write(Data("quire: \(what) \(text)\n".utf8))
     }
 
     private func handleOverlay(_ window: Window, press: Bool, _ p: Point, button: Int32, touch: Bool) {

@@ -46,9 +46,9 @@ struct InfoCommand: ParsableCommand {
             }
             let meta = (try? JSONValue.parse(Data(pkg.metadata.json.utf8))) ?? .object([:])
             if json {
-                print(JSONValue.object(["path": .string(pkg.path), "parts": .array(parts), "metadata": meta,
-                                        "recoveredFromTemp": .bool(pkg.recoveredFromTemp),
-                                        "recoverySnapshot": RecoveryOptions.json(snapshot)]).serialized(pretty: true))
+                print(try JSONValue.object(["path": .string(pkg.path), "parts": .array(parts), "metadata": meta,
+                                            "recoveredFromTemp": .bool(pkg.recoveredFromTemp),
+                                            "recoverySnapshot": RecoveryOptions.json(snapshot)]).serialized(pretty: true))
             } else {
                 print("package: \(pkg.path)")
                 if pkg.recoveredFromTemp { print("recovered: newer content from the temp folder (unclean exit)") }

@@ -138,7 +138,7 @@ struct RecognizeCommand: ParsableCommand {
             parts.append(.object(["index": .number(Double(i)), "id": .string(p.id), "type": .string(p.type), "blocks": .array(blocks)]))
         }
         if json {
-            print(JSONValue.object(["path": .string(pkg.path), "parts": .array(parts)]).serialized(pretty: true))
+            print(try JSONValue.object(["path": .string(pkg.path), "parts": .array(parts)]).serialized(pretty: true))
         } else {
             print(texts.filter { !$0.isEmpty }.joined(separator: "\n"))
         }
@@ -177,8 +177,9 @@ struct RecognizeCommand: ParsableCommand {
             let r = SampleFile.recognize(s, recognizer: recognizer, options: base)
             ok += r.text == s.normalizedLabel ? 1 : 0
             if json {
-                print(JSONValue.object([
+                print(try JSONValue.object([
                     "id": .string(s.id), "label": .string(r.text), "reference": .string(s.normalizedLabel),
+                    "category": .string(s.category), "lines": .number(Double(r.lines)),
                     "candidates": .array(r.candidates.map { .object(["label": .string($0.text), "score": .number(($0.score * 1000).rounded() / 1000)]) }),
                     "ms": .number((r.ms * 100).rounded() / 100),
                 ]).serialized())
@@ -233,18 +234,20 @@ enum SampleFile {
 
     /// `ms` is the whole sample; `networkMs` its preprocessing and network forward passes (the rest is
     /// line splitting and decoding).
-    struct Outcome { var text: String; var candidates: [InkRecognition.Candidate]; var ms: Double; var networkMs: Double }
+    /// `lines`: the lines the ink was split into.
+    struct Outcome { var text: String; var candidates: [InkRecognition.Candidate]; var ms: Double; var networkMs: Double; var lines: Int }
 
-    /// Recognizes a sample as the app would (`TextRecognizer.recognizeLines` for free text: split into
-    /// lines first and the line results joined with spaces; characters and words are one line), timing
-    /// the network apart from decoding.
+    /// Recognizes a sample as an editor reads a block without guides: the strokes are split into lines
+    /// (`TextRecognizer.groupLines`), each line is read and the line results are joined with spaces;
+    /// timing the network apart from decoding. The sample's category is not consulted: real ink
+    /// carries none, and a lone character or word comes out as one line by the same rule.
     static func recognize(_ s: InkRecognition.InkSample, recognizer: TextRecognizer, options base: RecognitionOptions,
                           clock: Clock = .wall) -> Outcome {
         var opts = base
         opts.inMillimetres = s.inMillimetres
         let t0 = clock.now()
         var network: UInt64 = 0
-        let groups = s.category == "lines" ? TextRecognizer.groupLines(strokes: s.strokes) : [Array(s.strokes.indices)]
+        let groups = TextRecognizer.groupLines(strokes: s.strokes)
         var rs: [RecognitionResult] = []
         for g in groups {
             let n0 = clock.now()
@@ -258,7 +261,7 @@ enum SampleFile {
         let candidates = rs.count == 1 ? rs[0].candidates
             : [InkRecognition.Candidate(text: text, score: rs.reduce(0) { $0 + ($1.candidates.first?.score ?? 0) })]
         let ms = Double(clock.now() - t0) / 1e6
-        return Outcome(text: text, candidates: candidates, ms: ms, networkMs: Double(network) / 1e6)
+        return Outcome(text: text, candidates: candidates, ms: ms, networkMs: Double(network) / 1e6, lines: groups.count)
     }
 
     /// Wall time, or the calling thread's CPU time: on a machine shared with other work the CPU clock

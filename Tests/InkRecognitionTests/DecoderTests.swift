@@ -124,6 +124,41 @@ import Testing
         #expect(r.candidates.first?.text == "an")
     }
 
+    /// Two frames sure of "B": "BB" needs a blank between them, so its probability is 0. It used to
+    /// enter a beam that had room and come out as a candidate scored -inf (11-20% of lone characters,
+    /// whose record `quire recognize --json` then wrote as null).
+    @Test func impossibleRepeatIsNoCandidate() {
+        let m = Fixtures.matrix([["B": 0.999], ["B": 0.999]])
+        let b = Fixtures.classIndex("B")
+        let paths = CTCDecoder.beamSearch(m, beamWidth: 16, nBest: 5, allowed: nil, constraint: nil)
+        #expect(paths.first?.classes == [b])
+        #expect(paths.allSatisfy { $0.score.isFinite }, "\(paths.map(\.score))")
+        #expect(!paths.contains { $0.classes == [b, b] })
+        let r = recognizer.decode(m, ink: nil, options: RecognitionOptions(lexiconMode: .off))
+        #expect(r.text == "B")
+        #expect(r.candidates.allSatisfy { $0.score.isFinite }, "\(r.candidates)")
+        #expect(r.words.flatMap(\.candidates).allSatisfy { $0.score.isFinite })
+        // With a blank between them the repeat is possible and scored.
+        let twice = CTCDecoder.beamSearch(Fixtures.matrix([["B": 0.999], ["_": 0.999], ["B": 0.999]]), beamWidth: 16, nBest: 5,
+                                          allowed: nil, constraint: nil)
+        #expect(twice.first?.classes == [b, b] && twice.allSatisfy { $0.score.isFinite })
+    }
+
+    /// A caller's matrix may hold probabilities of exactly 0 (-inf) or NaN: no candidate comes out
+    /// without a finite score.
+    @Test func zeroAndNaNProbabilitiesGiveFiniteScores() {
+        var m = Fixtures.matrix([["a": 0.9], ["a": 0.9], ["b": 0.9]])
+        for t in 0 ..< 2 { m.values[t * m.classes] = -.infinity }  // no blank in the first two frames
+        let r = recognizer.decode(m, ink: nil, options: RecognitionOptions(lexiconMode: .off))
+        #expect(r.text == "ab")
+        #expect(r.candidates.allSatisfy { $0.score.isFinite }, "\(r.candidates)")
+        #expect(r.words.flatMap(\.candidates).allSatisfy { $0.score.isFinite })
+        var bad = m
+        bad.values = bad.values.map { _ in Float.nan }
+        let none = recognizer.decode(bad, ink: nil, options: RecognitionOptions(lexiconMode: .off))
+        #expect(none.text.isEmpty && none.candidates.allSatisfy { $0.score.isFinite })
+    }
+
     @Test func lexiconTrie() {
         let l = Lexicon(words: ["Hello", "help", "it's", "naïve", ""])
         #expect(l.count == 3)

@@ -158,40 +158,59 @@ def features(strokes: list[np.ndarray], spacing: float = SPACING) -> tuple[np.nd
     return f, np.concatenate(sid)
 
 
-def group_lines(strokes: list[np.ndarray], gap: float = 0.6, small: float = 0.5) -> list[list[int]]:
+def group_lines(strokes: list[np.ndarray], gap: float = 0.6, small: float = 0.5, dot: float = 0.6,
+                mark_floor: float = 3.0, near: float = 2.0) -> list[list[int]]:
     """Split ink into text lines (mirror of Swift TextRecognizer.groupLines without guides).
 
     Strokes sorted by top edge join the current line while their top lies at most gap*h below the
-    line's bottom (h = median stroke height, at least 1 unit); then lines shorter than small*h (dots,
-    marks) are merged into the nearer neighbour. Returns stroke indices per line, top to bottom."""
-    iv = [(i, float(st[:, 1].min()), float(st[:, 1].max())) for i, st in enumerate(strokes) if len(st)]
+    line's bottom (h = median stroke height, at least 1 unit); then lines shorter than small*h merge
+    into the nearer neighbour, and so do marks within near*s of it (or anywhere when the ink holds
+    nothing but marks): lines shorter than small*s, or under s tall and made only of strokes under
+    dot*s each way (dots, commas, bars), s = max(h, mark_floor). Returns stroke indices per line,
+    top to bottom."""
+    iv = [(i, float(st[:, 1].min()), float(st[:, 1].max()),
+           float(max(np.ptp(st[:, 1]), np.ptp(st[:, 0])))) for i, st in enumerate(strokes) if len(st)]
     if not iv:
         return []
-    hs = sorted(b - a for _, a, b in iv)
+    hs = sorted(b - a for _, a, b, _ in iv)
     h = max(hs[len(hs) // 2], 1.0)
-    groups = []
-    for i, a, b in sorted(iv, key=lambda t: (t[1], t[0])):
+    s = max(h, mark_floor)
+    groups = []  # [members, top, bottom, largest stroke extent]
+    for i, a, b, e in sorted(iv, key=lambda t: (t[1], t[0])):
         if groups and a <= groups[-1][2] + gap * h:
             g = groups[-1]
             g[0].append(i)
             g[2] = max(g[2], b)
+            g[3] = max(g[3], e)
         else:
-            groups.append([[i], a, b])
+            groups.append([[i], a, b, e])
+
+    def tiny(g):
+        return g[2] - g[1] < small * h
+
+    def mark(g):
+        return g[2] - g[1] < small * s or (g[3] < dot * s and g[2] - g[1] < s)
+
     changed = True
     while changed and len(groups) > 1:
         changed = False
+        only_marks = all(mark(g) for g in groups)
         for j, g in enumerate(groups):
-            if g[2] - g[1] < small * h:
+            if tiny(g) or mark(g):
                 if j == len(groups) - 1:
                     nb = j - 1
                 elif j == 0:
                     nb = 1
                 else:
                     nb = j - 1 if g[1] - groups[j - 1][2] <= groups[j + 1][1] - g[2] else j + 1
+                gp = g[1] - groups[nb][2] if nb < j else groups[nb][1] - g[2]
+                if not (tiny(g) or gp <= near * s or only_marks):
+                    continue
                 o = groups[nb]
                 o[0] += g[0]
                 o[1] = min(o[1], g[1])
                 o[2] = max(o[2], g[2])
+                o[3] = max(o[3], g[3])
                 del groups[j]
                 changed = True
                 break
