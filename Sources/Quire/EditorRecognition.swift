@@ -132,7 +132,7 @@ extension Editor {
         var dirty = Rect.zero
         for r in recognition.drain() {
             guard var b = m.blocks[r.blockId], Self.inkVersion(m.strokes(inBlock: r.blockId)) == r.version else { continue }
-            if let words = r.words {
+            if let words = r.words?.map(Self.sanitized) {
                 guard b.text == nil else { continue }
                 let merged = Self.merge(recognized: words, into: b, strokeBounds: { m.strokes[$0]?.bounds })
                 guard merged != b.words else { continue }
@@ -151,6 +151,24 @@ extension Editor {
             renderer?.invalidate(dirty == .zero ? nil : viewTransform.apply(dirty.insetBy(dx: -4, dy: -4)))
             notify { $0.contentChanged(self, blockIds: changed) }
         }
+    }
+
+    /// A recognizer's word with its numbers made usable: the recognizer is the application's to
+    /// choose, and the model must always save and export (JSON refuses NaN and infinities). A
+    /// non-finite score becomes the lowest finite one (the candidate stays, ranked last by score),
+    /// a box that is not finite becomes empty, and `selected` is kept within the candidates.
+    static func sanitized(_ w: RecognizedWord) -> RecognizedWord {
+        func finite(_ r: Rect) -> Rect {
+            [r.x, r.y, r.width, r.height].allSatisfy(\.isFinite) ? r : .zero
+        }
+        var w = w
+        for i in w.candidates.indices where !w.candidates[i].score.isFinite {
+            w.candidates[i].score = -Double.greatestFiniteMagnitude
+        }
+        w.box = finite(w.box)
+        for i in w.chars.indices { w.chars[i].box = finite(w.chars[i].box) }
+        if !w.candidates.indices.contains(w.selected) { w.selected = 0 }
+        return w
     }
 
     /// True when no recognition is running or waiting to be applied. Always false inside a
