@@ -149,7 +149,8 @@ public final class Exporter {
                 let cr = CairoContext(s)
                 let t = Transform(scale: k, tx: -area.x * k, ty: -area.y * k)
                 renderer.draw(cr, part: part, state: state(options, t, area), clip: nil, options: drawOptions(part, block, area, options))
-                cairo_show_page(cr.raw)
+                // The PDF surface emits the page's text here, through the shared scaled fonts.
+                CairoText.withLock { cairo_show_page(cr.raw) }
                 try check(cr, "PDF")
             }
             CairoText.withLock { cairo_surface_finish(raw) }

@@ -155,8 +155,8 @@ public enum ImageCodec {
         guard isJPEG(data) else { throw QuireError(.imageError, "not a JPEG file") }
         // Reject oversized frames before libjpeg allocates its buffers for them.
         if let (w, h) = jpegHeaderSize(data) { try checkSize(w, h, maxPixels: maxPixels) }
-        let job = JPEGJob(input: [UInt8](data), maxPixels: maxPixels)
-        runGuarded(job, jpegDecodeBody)
+        let job = JPEGJob(input: data, maxPixels: maxPixels)
+        job.decode()
         defer { job.releaseBuffers() }
         guard job.ok, let px = job.pixels else {
             throw QuireError(.imageError, "JPEG could not be decoded: \(job.message.isEmpty ? "unknown error" : job.message)")
@@ -182,7 +182,7 @@ public enum ImageCodec {
         for y in 0..<h { rows.withUnsafeMutableBufferPointer { $0.baseAddress!.advanced(by: y * w * 4).update(from: base + y * st, count: w * 4) } }
         let job = JPEGJob(input: rows, maxPixels: Int.max)
         job.width = w; job.height = h; job.quality = max(1, min(100, quality))
-        runGuarded(job, jpegEncodeBody)
+        job.encode()
         defer { job.releaseBuffers() }
         guard job.ok, let out = job.output else {
             throw QuireError(.exportError, "JPEG encoding failed: \(job.message)")
@@ -196,9 +196,12 @@ public enum ImageCodec {
 /// libjpeg reports fatal errors through `error_exit`, which must not return, and Swift cannot
 /// `setjmp`. So libjpeg runs on a thread of its own whose `error_exit` records the message, frees
 /// libjpeg's memory and ends the thread with `pthread_exit`: the caller sees a failed job instead of
-/// a process exit. Everything that must outlive the thread is owned by this object, not the thread.
+/// a process exit. Everything that must outlive the thread is owned by this object, not the thread:
+/// `pthread_exit` skips the releases of whatever the thread's Swift frames hold, so those frames
+/// reach the job only through `Unmanaged` (no strong reference) and libjpeg reads raw memory.
 final class JPEGJob {
-    let input: [UInt8]
+    /// A copy of the bytes to decode (or the BGRX rows to encode), in memory the job owns.
+    let input: UnsafeMutableBufferPointer<UInt8>
     let maxPixels: Int
     var ok = false
     var message = ""
@@ -214,10 +217,21 @@ final class JPEGJob {
     let compress = UnsafeMutablePointer<jpeg_compress_struct>.allocate(capacity: 1)
     let errorManager = UnsafeMutablePointer<jpeg_error_mgr>.allocate(capacity: 1)
 
-    init(input: [UInt8], maxPixels: Int) {
-        self.input = input; self.maxPixels = maxPixels
+    init(input: some ContiguousBytes, maxPixels: Int) {
+        self.input = input.withUnsafeBytes { bytes in
+            let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+            UnsafeMutableRawBufferPointer(copy).copyMemory(from: bytes)
+            return copy
+        }
+        self.maxPixels = maxPixels
         outBuffer.initialize(to: nil); outSize.initialize(to: 0)
     }
+
+    /// Decodes `input` on the libjpeg thread: `ok`, `pixels`, `width`, `height` or `message`.
+    func decode() { runGuarded(self, jpegDecodeBody) }
+
+    /// Encodes `input` (`width` x `height` BGRX rows) at `quality`: `ok`, `output`, `outputSize` or `message`.
+    func encode() { runGuarded(self, jpegEncodeBody) }
 
     func releaseBuffers() {
         pixels?.deallocate(); pixels = nil
@@ -227,6 +241,7 @@ final class JPEGJob {
 
     deinit {
         releaseBuffers()
+        input.deallocate()
         outBuffer.deallocate(); outSize.deallocate()
         decompress.deallocate(); compress.deallocate(); errorManager.deallocate()
     }
@@ -268,18 +283,21 @@ private func setUpErrors(_ job: JPEGJob) -> UnsafeMutablePointer<jpeg_error_mgr>
     return err
 }
 
+/// Runs on the libjpeg thread. The job is reached through `Unmanaged` one statement at a time, so no
+/// strong reference is held while libjpeg runs (an error ends the thread: see `JPEGJob`).
 private let jpegDecodeBody: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { arg in
     guard let arg else { return nil }
-    let job = Unmanaged<JPEGJob>.fromOpaque(arg).takeUnretainedValue()
-    let cinfo = job.decompress
-    cinfo.pointee.err = setUpErrors(job)
+    let job = Unmanaged<JPEGJob>.fromOpaque(arg)
+    let cinfo = job.takeUnretainedValue().decompress
+    cinfo.pointee.err = setUpErrors(job.takeUnretainedValue())
     jpeg_CreateDecompress(cinfo, JPEG_LIB_VERSION, MemoryLayout<jpeg_decompress_struct>.size)
     cinfo.pointee.client_data = arg
-    job.input.withUnsafeBufferPointer { jpeg_mem_src(cinfo, $0.baseAddress, UInt($0.count)) }
+    let input = job.takeUnretainedValue().input
+    jpeg_mem_src(cinfo, input.baseAddress, UInt(input.count))
     _ = jpeg_read_header(cinfo, 1)
     let w = Int(cinfo.pointee.image_width), h = Int(cinfo.pointee.image_height)
-    do { try ImageCodec.checkSize(w, h, maxPixels: job.maxPixels) } catch let e as QuireError {
-        job.message = e.message
+    do { try ImageCodec.checkSize(w, h, maxPixels: job.takeUnretainedValue().maxPixels) } catch let e as QuireError {
+        job.takeUnretainedValue().message = e.message
         jpeg_destroy_decompress(cinfo)
         return nil
     } catch { return nil }
@@ -287,13 +305,14 @@ private let jpegDecodeBody: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeM
     _ = jpeg_start_decompress(cinfo)
     guard Int(cinfo.pointee.output_width) == w, Int(cinfo.pointee.output_height) == h,
           cinfo.pointee.output_components == 4 else {
-        job.message = "unexpected JPEG output layout"
+        job.takeUnretainedValue().message = "unexpected JPEG output layout"
         jpeg_destroy_decompress(cinfo)
         return nil
     }
     let px = UnsafeMutablePointer<UInt8>.allocate(capacity: w * h * 4)
-    job.pixels = px
-    job.width = w; job.height = h
+    job.takeUnretainedValue().pixels = px
+    job.takeUnretainedValue().width = w
+    job.takeUnretainedValue().height = h
     var row: UnsafeMutablePointer<UInt8>? = nil
     while cinfo.pointee.output_scanline < cinfo.pointee.output_height {
         row = px + Int(cinfo.pointee.output_scanline) * w * 4
@@ -308,36 +327,38 @@ private let jpegDecodeBody: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeM
         _ = jpeg_finish_decompress(cinfo)
     }
     jpeg_destroy_decompress(cinfo)
-    job.ok = true
+    job.takeUnretainedValue().ok = true
     return nil
 }
 
+/// Runs on the libjpeg thread; reaches the job as `jpegDecodeBody` does.
 private let jpegEncodeBody: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { arg in
     guard let arg else { return nil }
-    let job = Unmanaged<JPEGJob>.fromOpaque(arg).takeUnretainedValue()
-    let cinfo = job.compress
-    cinfo.pointee.err = setUpErrors(job)
+    let job = Unmanaged<JPEGJob>.fromOpaque(arg)
+    let cinfo = job.takeUnretainedValue().compress
+    cinfo.pointee.err = setUpErrors(job.takeUnretainedValue())
     jpeg_CreateCompress(cinfo, JPEG_LIB_VERSION, MemoryLayout<jpeg_compress_struct>.size)
     cinfo.pointee.client_data = arg
-    jpeg_mem_dest(cinfo, job.outBuffer, job.outSize)
-    cinfo.pointee.image_width = JDIMENSION(job.width)
-    cinfo.pointee.image_height = JDIMENSION(job.height)
+    let (outBuffer, outSize) = (job.takeUnretainedValue().outBuffer, job.takeUnretainedValue().outSize)
+    jpeg_mem_dest(cinfo, outBuffer, outSize)
+    let width = job.takeUnretainedValue().width
+    cinfo.pointee.image_width = JDIMENSION(clamping: width)
+    cinfo.pointee.image_height = JDIMENSION(clamping: job.takeUnretainedValue().height)
     cinfo.pointee.input_components = 4
     cinfo.pointee.in_color_space = JCS_EXT_BGRX
     jpeg_set_defaults(cinfo)
-    jpeg_set_quality(cinfo, Int32(job.quality), 1)
+    jpeg_set_quality(cinfo, Int32(clamping: job.takeUnretainedValue().quality), 1)
     jpeg_start_compress(cinfo, 1)
-    job.input.withUnsafeBufferPointer { buf in
-        var row: UnsafeMutablePointer<UInt8>? = nil
-        while cinfo.pointee.next_scanline < cinfo.pointee.image_height {
-            row = UnsafeMutablePointer(mutating: buf.baseAddress! + Int(cinfo.pointee.next_scanline) * job.width * 4)
-            _ = jpeg_write_scanlines(cinfo, &row, 1)
-        }
+    let input = job.takeUnretainedValue().input
+    var row: UnsafeMutablePointer<UInt8>? = nil
+    while cinfo.pointee.next_scanline < cinfo.pointee.image_height {
+        row = input.baseAddress! + Int(cinfo.pointee.next_scanline) * width * 4
+        _ = jpeg_write_scanlines(cinfo, &row, 1)
     }
     jpeg_finish_compress(cinfo)
     jpeg_destroy_compress(cinfo)
-    job.output = job.outBuffer.pointee
-    job.outputSize = Int(job.outSize.pointee)
-    job.ok = true
+    job.takeUnretainedValue().output = outBuffer.pointee
+    job.takeUnretainedValue().outputSize = Int(outSize.pointee)
+    job.takeUnretainedValue().ok = true
     return nil
 }

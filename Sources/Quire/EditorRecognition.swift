@@ -37,8 +37,13 @@ final class RecognitionQueue: @unchecked Sendable {
     /// Latest submission per block: an older one still waiting is skipped, its result would be stale.
     private var latest: [String: Int] = [:]
     private var submissions = 0
-    /// Called on the worker when a result is ready (the window uses it to wake its loop).
-    var onResult: (@Sendable () -> Void)?
+    private var onResultStorage: (@Sendable () -> Void)?
+    /// Called on the worker when a result is ready (the window uses it to wake its loop). Under the
+    /// lock: the window sets it while jobs that `setPart` scheduled already run on the worker.
+    var onResult: (@Sendable () -> Void)? {
+        get { lock.withLock { onResultStorage } }
+        set { lock.withLock { onResultStorage = newValue } }
+    }
 
     func submit(_ req: RecognitionRequest, version: String, recognizer: InkRecognizer) {
         let (gen, n) = lock.withLock {
@@ -59,7 +64,7 @@ final class RecognitionQueue: @unchecked Sendable {
                 inFlight -= 1
                 if gen == generation && !superseded { results.append(r) }
                 if latest[req.blockId] == n { latest[req.blockId] = nil }
-                return onResult
+                return onResultStorage
             }
             if !superseded { cb?() }
         }
