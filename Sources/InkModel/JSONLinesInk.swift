@@ -68,6 +68,13 @@ public struct ImportedTrace: Sendable {
     public init(samples: [InkSample], pointerType: PointerType, tool: String) {
         self.samples = samples; self.pointerType = pointerType; self.tool = tool
     }
+
+    /// A time read from a file as milliseconds, or nil when it is not finite or beyond ±1e15 ms
+    /// (30,000 years): converting such a value to Int64, or adding a start time to it, would trap.
+    public static func milliseconds(_ v: Double) -> Int64? {
+        guard v.isFinite, abs(v) <= 1e15 else { return nil }
+        return Int64(v)
+    }
 }
 
 /// Reads the shared JSON-lines handwriting format, gzip or plain.
@@ -103,7 +110,13 @@ public enum JSONLinesInk {
                     guard let a = p.arrayValue, a.count >= 2, let x = a[0].doubleValue, let y = a[1].doubleValue, x.isFinite, y.isFinite else {
                         throw QuireError(.importError, "\(source) line \(lineNo): stroke \(si) point \(pi) is malformed")
                     }
-                    let t = a.count >= 3 ? Int64(a[2].doubleValue ?? 0) : Int64(st.count * 10 + si * 100)
+                    var t = Int64(st.count * 10 + si * 100)
+                    if a.count >= 3 {
+                        guard let ms = ImportedTrace.milliseconds(a[2].doubleValue ?? 0) else {
+                            throw QuireError(.importError, "\(source) line \(lineNo): stroke \(si) point \(pi) has a time out of range")
+                        }
+                        t = ms
+                    }
                     st.append((x, y, t))
                     maxY = max(maxY, y)
                 }
