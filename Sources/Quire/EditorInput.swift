@@ -61,7 +61,9 @@ extension Editor {
     public func pointerMove(x: Double, y: Double, t: Int64 = -1, f: Double = 0, type: PointerType = .pen, pointerId: Int = -1) throws {
         let m = try requirePart()
         try validate(x, y, t, f, "pointerMove")
-        guard var p = pointers[pointerId] else {
+        // Taken out of the table while it changes: a copy left in it would share the samples
+        // buffer, and every append would then copy the whole stroke (quadratic in its length).
+        guard var p = pointers.removeValue(forKey: pointerId) else {
             throw QuireError(.invalidPointerSequence, "pointerMove: pointer \(pointerId) is not down")
         }
         let s = sample(x, y, t, f)
