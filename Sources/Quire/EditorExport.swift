@@ -171,12 +171,17 @@ extension Editor {
 public enum InkMLReader {
     public static func read(_ data: Data) throws -> [ImportedTrace] {
         let delegate = InkMLParserDelegate()
-        let parser = XMLParser(data: data)
+        // Fed as a stream, libxml2 reads the document in chunks: handed over whole, a document
+        // over 10 MB fails as "huge input lookup" (error 1), and Quire's own InkML export of
+        // a few thousand strokes is that large.
+        let parser = XMLParser(stream: InputStream(data: data))
         parser.delegate = delegate
-        guard parser.parse() else {
+        let parsed = parser.parse()
+        // A trace the delegate refused stops the parser too: its message says what was wrong.
+        if let e = delegate.error { throw e }
+        guard parsed else {
             throw QuireError(.importError, "InkML is not well-formed XML: \(parser.parserError.map { "\($0)" } ?? "unknown error")")
         }
-        if let e = delegate.error { throw e }
         guard delegate.sawInk else { throw QuireError(.importError, "not an InkML document (no <ink> element)") }
         guard delegate.current == nil, delegate.depth == 0 else { throw QuireError(.importError, "InkML document is truncated") }
         return delegate.traces
@@ -225,7 +230,15 @@ private final class InkMLParserDelegate: NSObject, XMLParserDelegate {
                 error = QuireError(.importError, "InkML trace \(traces.count) point \(k) is malformed: '\(point.prefix(60))'")
                 parser.abortParsing(); return
             }
-            samples.append(InkSample(x: v[xi]!, y: v[yi]!, t: ti.map { Int64(v[$0]!) } ?? Int64(k * 10), f: fi.map { v[$0]! } ?? 0))
+            var t = Int64(k * 10)
+            if let ti {
+                guard let ms = ImportedTrace.milliseconds(v[ti]!) else {
+                    error = QuireError(.importError, "InkML trace \(traces.count) point \(k) has a time out of range: \(v[ti]!)")
+                    parser.abortParsing(); return
+                }
+                t = ms
+            }
+            samples.append(InkSample(x: v[xi]!, y: v[yi]!, t: t, f: fi.map { v[$0]! } ?? 0))
         }
         if !samples.isEmpty { traces.append(ImportedTrace(samples: samples, pointerType: cur.type, tool: cur.tool)) }
     }
