@@ -122,8 +122,13 @@ extension Editor {
 
     // MARK: InkML
 
+    /// Escaped for XML text and attributes. Characters XML 1.0 does not allow at all (controls
+    /// other than tab, newline and carriage return; U+FFFE, U+FFFF) are dropped: one in typed
+    /// text or a stroke's tool would make the whole document unreadable.
     static func xmlEscape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        func allowed(_ v: Unicode.Scalar) -> Bool { v.value >= 0x20 ? v.value != 0xFFFE && v.value != 0xFFFF : v == "\t" || v == "\n" || v == "\r" }
+        let kept = s.unicodeScalars.allSatisfy(allowed) ? s : String(String.UnicodeScalarView(s.unicodeScalars.filter(allowed)))
+        return kept.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 
