@@ -246,6 +246,12 @@ extension Editor {
         for c in changes { dirty = dirty.union(apply(c, to: m)) }
         if var last = undoStack.popLast() { last.changes += changes; undoStack.append(last) } else { undoStack.append(Transaction(changes: changes)) }
         finishChange(blockIds: [], dirty: dirty, model: m)
+        // A block that moved before its reading came back (a new block pushed below the one it
+        // overlapped) would have that reading dropped, as it is of ink no longer there: read it
+        // again where it is now. Blocks already read moved with their words.
+        for (_, b) in kids where boxes[b.id] != b.box && Self.recognizable(b.type) && recognition.isPending(b.id) {
+            scheduleRecognition(blockId: b.id)
+        }
     }
 
     /// Puts a block (with its ink and images) on Quire's clipboard.
