@@ -198,22 +198,27 @@ public final class Editor {
     /// Applies changes to the model as one undoable step and tells delegates and the renderer.
     func commit(_ t: Transaction, affecting blockIds: [String]) {
         guard !t.isEmpty, let m = attached?.model else { return }
-        sealActiveErasures()
+        let erased = sealActiveErasures(model: m)
         var dirty = Rect.zero
         for c in t.changes { dirty = dirty.union(apply(c, to: m)) }
         undoStack.append(t)
         redoStack.removeAll()
-        finishChange(blockIds: blockIds, dirty: dirty, model: m)
+        finishChange(blockIds: blockIds + erased, dirty: dirty, model: m)
     }
 
     /// An eraser pass still in progress has changed the model already. Before another change
     /// lands, what it erased so far becomes its own undo step: undo then runs in the order things
     /// happened (otherwise undoing a later step could bring back a stroke the eraser removed).
-    func sealActiveErasures() {
+    /// Returns the blocks it changed: the eraser's pen-up will no longer name them, so the
+    /// caller does (they are read again and delegates told).
+    func sealActiveErasures(model m: PartModel) -> [String] {
+        var ids: [String] = []
         for (k, p) in pointers where !p.erased.isEmpty {
             undoStack.append(p.erased)
+            ids += Self.affectedBlocks(p.erased, rootId: m.rootId)
             pointers[k]?.erased = Transaction()
         }
+        return ids
     }
 
     @discardableResult
