@@ -179,10 +179,12 @@ extension Editor {
         guard dx != 0 || dy != 0 else { return [] }
         var nb = b
         nb.box = box
+        // Every placed box moves, a zero-size one too (a dot's word is a point on the page);
+        // only `.zero`, a typed word's "no place", stays.
         nb.words = b.words.map { w in
             var w = w
-            if !w.box.isEmpty { w.box = w.box.offsetBy(dx: dx, dy: dy) }
-            w.chars = w.chars.map { var c = $0; if !c.box.isEmpty { c.box = c.box.offsetBy(dx: dx, dy: dy) }; return c }
+            if w.box != .zero { w.box = w.box.offsetBy(dx: dx, dy: dy) }
+            w.chars = w.chars.map { var c = $0; if c.box != .zero { c.box = c.box.offsetBy(dx: dx, dy: dy) }; return c }
             return w
         }
         var out: [Change] = [.block(old: b, new: nb)]
@@ -297,9 +299,9 @@ extension Editor {
             nb.box = b.box.offsetBy(dx: dx, dy: dy)
             nb.words = b.words.map { w in
                 var w = w
-                w.box = w.box.offsetBy(dx: dx, dy: dy)
+                if w.box != .zero { w.box = w.box.offsetBy(dx: dx, dy: dy) }  // as in moveChanges
                 w.strokeIds = w.strokeIds.compactMap { strokeIds[$0] }
-                w.chars = w.chars.map { var c = $0; c.box = c.box.offsetBy(dx: dx, dy: dy); c.strokeIds = c.strokeIds.compactMap { strokeIds[$0] }; return c }
+                w.chars = w.chars.map { var c = $0; if c.box != .zero { c.box = c.box.offsetBy(dx: dx, dy: dy) }; c.strokeIds = c.strokeIds.compactMap { strokeIds[$0] }; return c }
                 return w
             }
             // Moved to the paste point, a box far from the copied top block can leave the range
