@@ -82,6 +82,19 @@ public enum JSONLinesInk {
     /// Samples without a resolution (ppi null) are scaled to this height in millimetres.
     public static let defaultHeightMM = 7.0
 
+    /// Samples laid out as `quire import` places them: one per line of the page, top to bottom,
+    /// each starting 10 mm from the left and on a 10 mm guide.
+    public static func pageTraces(_ records: [InkSampleRecord]) -> [ImportedTrace] {
+        var y = 15.0
+        var placed: [ImportedTrace] = []
+        for rec in records {
+            let b = rec.bounds
+            placed += rec.traces(at: Point(x: 10 - b.x, y: y - b.y))
+            y += (b.height / 10).rounded(.up) * 10 + 10
+        }
+        return placed
+    }
+
     public static func read(path: String, limit: Int = .max) throws -> [InkSampleRecord] {
         let raw = try FileIO.readFile(path, maxBytes: 512 << 20)
         return try parse(try Gzip.decompress(raw), limit: limit, source: path)

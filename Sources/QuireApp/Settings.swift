@@ -31,8 +31,9 @@ enum XDG {
 
 /// Builds the app's engine: defaults, then the user's `$XDG_CONFIG_HOME/quire/configuration.json`,
 /// with packages' working state (autosave, crash recovery) under `$XDG_STATE_HOME/quire/autosave`.
-/// A broken user file is reported and skipped, never fatal.
-func makeAppEngine(warn: (String) -> Void) throws -> Engine {
+/// A broken user file is reported and skipped, never fatal. Public for tools (the fuzzer) that
+/// start an engine exactly as the window does.
+public func makeAppEngine(warn: (String) -> Void) throws -> Engine {
     let engine = try Engine()
     let userFile = XDG.configDir + "/configuration.json"
     if FileManager.default.fileExists(atPath: userFile) {
