@@ -230,14 +230,17 @@ private final class InkMLParserDelegate: NSObject, XMLParserDelegate {
         let ti = ch.firstIndex(of: "T"), fi = ch.firstIndex(of: "F")
         var samples: [InkSample] = []
         for (k, point) in text.split(separator: ",").enumerated() {
-            let v = point.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).map { Double($0) }
+            let tokens = point.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
+            let v = tokens.map { Double($0) }
             guard v.count >= ch.count, v.allSatisfy({ $0 != nil && $0!.isFinite }) else {
                 error = QuireError(.importError, "InkML trace \(traces.count) point \(k) is malformed: '\(point.prefix(60))'")
                 parser.abortParsing(); return
             }
             var t = Int64(k * 10)
             if let ti {
-                guard let ms = ImportedTrace.milliseconds(v[ti]!) else {
+                // Integers exactly (a time Quire wrote reads back, whatever it is), else a number
+                // that fits: 1e19 would trap converting.
+                guard let ms = Int64(tokens[ti]) ?? ImportedTrace.milliseconds(v[ti]!) else {
                     error = QuireError(.importError, "InkML trace \(traces.count) point \(k) has a time out of range: \(v[ti]!)")
                     parser.abortParsing(); return
                 }
