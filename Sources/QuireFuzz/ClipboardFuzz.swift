@@ -118,6 +118,8 @@ final class ClipboardFuzz: FuzzTarget {
             for s in context.handwriting.strokes(&rng, at: Point(x: 15, y: rng.double(in: 5...60)), maxHeight: 8) { try pen.draw(e, s) }
         }
         try e.waitForIdle()
+        try e.setPart(part)  // history starts here: undoing everything stops at this content
+        try e.waitForIdle()
         let start = ModelSnapshot(part.model)
         let point: Point
         switch rng.int(12) {

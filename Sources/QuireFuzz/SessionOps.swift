@@ -8,7 +8,7 @@ extension Session {
         ("scroll-drag", 1), ("lasso", 3), ("multi-pointer", 3), ("invalid-input", 3), ("convert", 5), ("convert-word", 3),
         ("candidate", 4), ("remove-word", 2), ("remove-block", 2), ("move-block", 2), ("add-block", 3), ("type", 3),
         ("add-image", 2), ("copy-paste", 4), ("copy-data-paste", 2), ("undo", 8), ("redo", 4), ("clear", 1), ("view", 3),
-        ("save", 2), ("reopen", 2), ("recover", 1), ("select", 1),
+        ("save", 2), ("reopen", 2), ("recover", 1), ("select", 1), ("style", 1),
     ]
 
     func randomStep(_ rng: inout SplitMix) -> String {
@@ -127,6 +127,11 @@ extension Session {
         case "save": try package.save()
         case "reopen": try reopen("reopen step")
         case "recover": try reopen("recover step", viaTemp: true)
+        case "style":
+            // What an application may set from its own settings or a colour picker.
+            editor.toolController.setStyle(color: rng.pick(["", "#ff0000", "#00ff0080", "red", "#", String(repeating: "f", count: 300)]),
+                                           width: rng.pick([0, 0.3, 2, 50, -1, .nan, .infinity, .leastNonzeroMagnitude]),
+                                           for: rng.pick([.pen, .highlighter]))
         default:
             editor.setSelection(Set(childIds.filter { _ in rng.chance(0.3) }))
             editor.selectedWord = randomWord(&rng)

@@ -181,3 +181,33 @@ extension FuzzRegressionTests {
         #expect(pasted.words.allSatisfy { $0.box == .zero })
     }
 }
+
+extension FuzzRegressionTests {
+    /// quire-fuzz session: a tool width of -1 or NaN went into the strokes; the package saved,
+    /// and then refused to open ("invalid stroke width"): everything in it was lost.
+    @Test func invalidToolWidthsDoNotMakeThePackageUnreadable() throws {
+        let f = try Fixture()
+        for (i, w) in [Float(-1), .nan, .infinity].enumerated() {
+            f.editor.toolController.setStyle(color: "#ff0000", width: w, for: .pen)
+            try f.write(x: 100, y: 100 + Double(i) * 80)
+        }
+        #expect(f.part.model.strokes.values.allSatisfy { $0.width == 0 && $0.color == "#ff0000" })
+        try f.package.save()
+        let path = f.package.path
+        f.package.close()
+        let reopened = try f.engine.openPackage(path)
+        defer { reopened.close() }
+        #expect(try reopened.part(at: 0).model.strokes.count == 3)
+    }
+}
+
+extension FuzzRegressionTests {
+    /// quire-fuzz clipboard: a pasted stroke timed at Int64.max exported to InkML as written,
+    /// and the InkML reader (reading T through Double) refused its own export.
+    @Test func inkmlTimesReadAsIntegersExactly() throws {
+        let doc = "<ink><traceFormat><channel name=\"X\"/><channel name=\"Y\"/><channel name=\"T\"/></traceFormat>"
+            + "<trace>1 2 9223372036854775807, 3 4 -9223372036854775808, 5 6 1700000000123</trace></ink>"
+        let t = try #require(try InkMLReader.read(Data(doc.utf8)).first).samples.map(\.t)
+        #expect(t == [.max, .min, 1_700_000_000_123])
+    }
+}
