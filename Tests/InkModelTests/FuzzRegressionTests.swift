@@ -17,3 +17,22 @@ import Testing
         #expect(ok.first?.strokes.first?.last?.t == 1_000_000_000_000)
     }
 }
+
+extension FuzzRegressionTests {
+    /// quire-fuzz session: pieces of an erased stroke share its seq, and strokes(inBlock:) left
+    /// ties in set order, which changes with the set's history: the same ink was read in another
+    /// order, and recognized differently, after an undo.
+    @Test func strokesOfABlockHaveOneOrderWhateverTheirHistory() throws {
+        let m = try PartModel(id: "p", type: "Text")
+        for i in 0..<200 { m.insertStroke(sampleStroke(m, n: 3, x: Double(i), blockId: "b0")) }
+        let ids = (0..<12).map { "piece\($0)" }
+        for id in ids.shuffled() {
+            var s = sampleStroke(m, n: 3, blockId: "b0")
+            s.id = id
+            s.seq = 7
+            m.insertStroke(s)
+        }
+        for s in m.strokes.values where !s.id.hasPrefix("piece") { m.removeStroke(id: s.id) }
+        #expect(m.strokes(inBlock: "b0").map(\.id) == ids.sorted())
+    }
+}
