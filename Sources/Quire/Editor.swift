@@ -199,6 +199,7 @@ public final class Editor {
     func commit(_ t: Transaction, affecting blockIds: [String]) {
         guard !t.isEmpty, let m = attached?.model else { return }
         let erased = sealActiveErasures(model: m)
+        let t = keepingWords(t, model: m)
         var dirty = Rect.zero
         for c in t.changes { dirty = dirty.union(apply(c, to: m)) }
         undoStack.append(t)
@@ -214,11 +215,36 @@ public final class Editor {
     func sealActiveErasures(model m: PartModel) -> [String] {
         var ids: [String] = []
         for (k, p) in pointers where !p.erased.isEmpty {
-            undoStack.append(p.erased)
+            undoStack.append(keepingWords(p.erased, model: m))
             ids += Self.affectedBlocks(p.erased, rootId: m.rootId)
             pointers[k]?.erased = Transaction()
         }
         return ids
+    }
+
+    /// Recognition rewrites a block's words outside the history, when its results come in. A
+    /// step that changes the ink of a block holding words therefore also records the block as it
+    /// is (first, so undo restores it last): undo then gives back its words with the user's
+    /// candidate picks and styles, which the reading that follows keeps, instead of leaving words
+    /// of the step's ink that a fresh reading replaces without them.
+    func keepingWords(_ t: Transaction, model m: PartModel) -> Transaction {
+        var inked: [String] = []
+        var recorded = Set<String>()
+        for c in t.changes {
+            switch c {
+            case .stroke(let o, let n):
+                for s in [o, n].compactMap({ $0 }) where !inked.contains(s.blockId ?? m.rootId) { inked.append(s.blockId ?? m.rootId) }
+            case .block(let o, let n):
+                if let b = o ?? n { recorded.insert(b.id) }
+            case .image, .shiftInk:
+                break
+            }
+        }
+        let kept: [Change] = inked.compactMap { id in
+            guard !recorded.contains(id), let b = m.blocks[id], !b.words.isEmpty else { return nil }
+            return .block(old: b, new: b)
+        }
+        return kept.isEmpty ? t : Transaction(changes: kept + t.changes)
     }
 
     @discardableResult

@@ -103,7 +103,7 @@ extension Editor {
         case .eraser:
             if p.samples.count >= 2 { erase(&p, from: last, to: s, model: m) }
             if !p.erased.isEmpty {
-                undoStack.append(p.erased)
+                undoStack.append(keepingWords(p.erased, model: m))
                 redoStack.removeAll()
                 finishChange(blockIds: Self.affectedBlocks(p.erased, rootId: m.rootId), dirty: .zero, model: m)
             }

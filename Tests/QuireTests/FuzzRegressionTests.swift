@@ -211,3 +211,28 @@ extension FuzzRegressionTests {
         #expect(t == [.max, .min, 1_700_000_000_123])
     }
 }
+
+extension FuzzRegressionTests {
+    /// quire-fuzz session: recognition rewrites words outside the history, so undoing an erase
+    /// brought the stroke back but not its word as it was: the fresh reading had lost the
+    /// user's candidate pick ('c' picked, erased, undone: 'd' again).
+    @Test func undoOfAnEraseGivesBackThePickedCandidate() throws {
+        let f = try Fixture(recognizer: CountingRecognizer(delay: 0))
+        try f.write(x: 100, y: 100)
+        try f.editor.waitForIdle()
+        let block = try #require(f.editor.rootBlock?.children.first)
+        try f.editor.selectCandidate(WordRef(blockId: block.id, index: 0), candidateIndex: 1)
+        #expect(block.words.first?.label == "v0")
+        try f.editor.pointerDown(x: 130, y: 80, t: 5000, f: 0, type: .eraser, pointerId: 2)
+        try f.editor.pointerMove(x: 130, y: 120, t: 5010, f: 0, type: .eraser, pointerId: 2)
+        try f.editor.pointerUp(x: 131, y: 121, t: 5020, f: 0, type: .eraser, pointerId: 2)
+        try f.editor.waitForIdle()
+        #expect(block.words.isEmpty)
+        f.editor.undo()
+        try f.editor.waitForIdle()
+        #expect(block.words.first?.label == "v0", "the pick comes back with the stroke")
+        f.editor.redo()
+        try f.editor.waitForIdle()
+        #expect(block.words.isEmpty)
+    }
+}
