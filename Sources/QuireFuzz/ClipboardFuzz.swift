@@ -36,7 +36,8 @@ final class ClipboardFuzz: FuzzTarget {
             var a = try JSONDecoder().decode(Envelope.self, from: seeds[0])
             let b = try JSONDecoder().decode(Envelope.self, from: seeds[seeds.count - 1])
             var top = BlockData(id: "c0", type: "Container", box: a.blocks[0].box.union(b.blocks[0].box))
-            let renamed = b.blocks.map { var x = $0; x.id = "n" + x.id; x.parentId = x.parentId.map { "n" + $0 } ?? "c0"; x.childIds = x.childIds.map { "n" + $0 }; return x }
+            var renamed = b.blocks.map { var x = $0; x.id = "n" + x.id; x.parentId = x.parentId.map { "n" + $0 }; x.childIds = x.childIds.map { "n" + $0 }; return x }
+            renamed[0].parentId = "c0"
             a.blocks[0].parentId = "c0"
             top.childIds = [a.blocks[0].id, renamed[0].id]
             var strokes = try StrokeCodec.decode(a.strokes, what: "seed")
@@ -168,7 +169,7 @@ final class ClipboardFuzz: FuzzTarget {
         }
         part = try pkg.part(at: 0)
         let reopened = ModelSnapshot(part.model)
-        if reopened != end { throw Violation("save and reopen after paste changed the model: \(end.difference(to: reopened))") }
+        if reopened != redone { throw Violation("save and reopen after paste changed the model: \(redone.difference(to: reopened))") }
         e = engine.createEditor(fontMetricsProvider: fonts)
         try e.setViewSize(width: 794, height: 1123)
         try e.setPart(part)

@@ -7,10 +7,10 @@ extension ClipboardFuzz {
         var env = try JSONDecoder().decode(Envelope.self, from: seed)
         var what: [String] = []
         for _ in 0..<rng.pick([1, 1, 1, 2, 3]) {
-            switch rng.int(10) {
-            case 0, 1, 2: what.append("blocks:" + mutateBlocks(&env.blocks, &rng))
-            case 3, 4, 5: what.append("strokes:" + mutateStrokes(&env, &rng))
-            case 6: what.append("images:" + mutateImages(&env, &rng))
+            switch rng.int(20) {
+            case 0..<8: what.append("blocks:" + mutateBlocks(&env.blocks, &rng))
+            case 8..<16: what.append("strokes:" + mutateStrokes(&env, &rng))
+            case 16..<19: what.append("images:" + mutateImages(&env, &rng))
             default:
                 env.format = rng.chance(0.5) ? env.format : rng.pick(["", "quire-blocks", "QUIRE-BLOCK"])
                 env.version = rng.chance(0.5) ? env.version : rng.pick([0, 2, -1, Int.max])
@@ -18,7 +18,7 @@ extension ClipboardFuzz {
             }
         }
         var data = try JSONEncoder().encode(env)
-        if rng.chance(0.25), var v = try? JSONValue.parse(data) {
+        if rng.chance(0.12), var v = try? JSONValue.parse(data) {
             for _ in 0..<rng.int(in: 1...3) { v = JSONMutation.mutate(v, &rng) }
             data = Data(JSONMutation.text(v).utf8)
             what.append("json")

@@ -80,8 +80,9 @@ struct ModelSnapshot: Equatable {
     }
 
     /// Why the two differ beyond recognition's rounding, or nil: a block's words read again from
-    /// the same ink (after an undo, say) may have boxes a few thousandths of a millimetre off or
-    /// scores off in the last digits; everything else must be exact.
+    /// the same ink (after an undo, say) may have boxes a few thousandths of a millimetre off,
+    /// scores off in the last digits, and characters' strokes split otherwise; everything else
+    /// must be exact.
     func mismatch(_ o: ModelSnapshot) -> String? {
         var exactO = o
         for (id, a) in blocks {
@@ -96,10 +97,15 @@ struct ModelSnapshot: Equatable {
                 if x.strokeIds != y.strokeIds { why.append("strokes \(x.strokeIds) / \(y.strokeIds)") }
                 if x.styles != y.styles { why.append("styles \(x.styles) / \(y.styles)") }
                 if x.candidates.map(\.label) != y.candidates.map(\.label) { why.append("candidates \(x.candidates.map(\.label)) / \(y.candidates.map(\.label))") }
-                if !zip(x.candidates, y.candidates).allSatisfy({ abs($0.score - $1.score) <= 1e-6 * max(1, abs($0.score)) }) { why.append("scores") }
+                if let (p, q) = zip(x.candidates, y.candidates).first(where: { abs($0.score - $1.score) > 1e-6 * max(1, abs($0.score)) }) {
+                    why.append("scores \(p.label) \(p.score) / \(q.label) \(q.score)")
+                }
                 if !near(x.box, y.box) { why.append("box \(x.box) / \(y.box)") }
-                if x.chars.map(\.label) != y.chars.map(\.label) || x.chars.map(\.strokeIds) != y.chars.map(\.strokeIds) {
-                    why.append("chars \(x.chars.map { "\($0.label)\($0.strokeIds)" }) / \(y.chars.map { "\($0.label)\($0.strokeIds)" })")
+                // Characters' strokes are not compared: a stroke goes to the character box nearest
+                // most of its points, and the line batches a reading runs (some lines come from
+                // the cache) move those boxes by rounding, enough to flip a stroke at a boundary.
+                if x.chars.map(\.label) != y.chars.map(\.label) {
+                    why.append("chars \(x.chars.map(\.label)) / \(y.chars.map(\.label))")
                 }
                 if let j = zip(x.chars, y.chars).enumerated().first(where: { !near($0.element.0.box, $0.element.1.box) })?.offset {
                     why.append("char \(j) box \(x.chars[j].box) / \(y.chars[j].box)")
