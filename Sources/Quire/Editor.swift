@@ -88,9 +88,11 @@ public final class Editor {
             guard fontMetricsProvider != nil else { throw QuireError(.partNotAttached, "set fontMetricsProvider before attaching a part") }
             guard p.package != nil else { throw QuireError(.partNotFound, "part '\(p.id)' was removed from its package") }
             // The recognition configuration is fixed once a part is first attached.
+            // A value of another type (a user's configuration file) means the default, as for
+            // every other key: it must not keep the part from opening.
             if !p.model.metadata.hasKey("quire.text.configuration.name") {
-                try p.model.metadata.setString(try configuration.getString("text.configuration.name", default: "text"), forKey: "quire.text.configuration.name")
-                try p.model.metadata.setString(try configuration.getString("text.configuration.bundle", default: "en_US"), forKey: "quire.text.configuration.bundle")
+                try p.model.metadata.setString((try? configuration.getString("text.configuration.name", default: "text")) ?? "text", forKey: "quire.text.configuration.name")
+                try p.model.metadata.setString((try? configuration.getString("text.configuration.bundle", default: "en_US")) ?? "en_US", forKey: "quire.text.configuration.bundle")
             }
         }
         pointers.removeAll()
