@@ -109,7 +109,7 @@ extension Editor {
             throw QuireError(.imageError, "images must be image/png or image/jpeg, not \(mimeType.typeName)")
         }
         guard point.x.isFinite, point.y.isFinite else { throw QuireError(.invalidArgument, "addImage: point must be finite") }
-        let maxBytes = Int((try? configuration.getNumber("image.max-file-size", default: Double(32 << 20))) ?? Double(32 << 20))
+        let maxBytes = (try? configuration.getInteger("image.max-file-size", default: 32 << 20)) ?? 32 << 20
         let data: Data
         do { data = try FileIO.readFile(file, maxBytes: maxBytes) } catch let e as QuireError {
             throw QuireError(.imageError, "cannot add image '\(file)': \(e.message)")
@@ -117,7 +117,7 @@ extension Editor {
         let maxPixels = (try? configuration.getNumber("image.max-pixels", default: 40_000_000)) ?? 40_000_000
         let size = try ImageHeader.size(of: data, mimeType: mimeType, file: file)
         guard Double(size.width) * Double(size.height) <= maxPixels else {
-            throw QuireError(.imageError, "image '\(file)' is \(size.width)x\(size.height) pixels, more than image.max-pixels (\(Int(maxPixels)))")
+            throw QuireError(.imageError, "image '\(file)' is \(size.width)x\(size.height) pixels, more than image.max-pixels (\(String(format: "%.0f", maxPixels)))")
         }
         let p = toModel(point.x, point.y)
         let x = max(0, p.x), y = max(0, p.y)
@@ -211,7 +211,7 @@ extension Editor {
     /// block against every earlier one (`FlowTests` checks this), but a pen-up costs a sort of the
     /// blocks plus the blocks that actually move, and a moved block's ink moves as one record.
     func relayout(anchor: String?, model m: PartModel) {
-        let gap = (try? configuration.getNumber("text-document.block-spacing", default: 4)) ?? 4
+        let gap = blockSpacing
         let ids = m.root.childIds
         var kids: [(index: Int, block: BlockData)] = []
         kids.reserveCapacity(ids.count)

@@ -223,9 +223,18 @@ extension Editor {
         return (block.id, [.block(old: nil, new: block), .block(old: oldRoot, new: root)])
     }
 
+    /// `text.guides.spacing`; under 0.5 mm or over a metre (block boxes would leave the range a
+    /// package holds, and areas around a gesture overflow) the default 10.
     var guideSpacing: Double {
         let s = (try? configuration.getNumber("text.guides.spacing", default: 10)) ?? 10
-        return s > 0.5 ? s : 10
+        return s > 0.5 && s <= 1000 ? s : 10
+    }
+
+    /// `text-document.block-spacing`, kept within 0...1000 mm: a negative gap would make the flow
+    /// push a block down onto the one above it forever.
+    var blockSpacing: Double {
+        let g = (try? configuration.getNumber("text-document.block-spacing", default: 4)) ?? 4
+        return g.isNaN ? 4 : max(0, min(1000, g))
     }
 
     /// The top-most child block of the root containing a model point.

@@ -36,3 +36,32 @@ extension FuzzRegressionTests {
         #expect(m.strokes(inBlock: "b0").map(\.id) == ids.sorted())
     }
 }
+
+extension FuzzRegressionTests {
+    /// quire-fuzz config: `content-package.max-entries` of 1e20 (a user's configuration file may
+    /// say anything) trapped converting to Int when a package opened.
+    @Test func hugeOrNegativeArchiveLimitsDoNotTrap() throws {
+        let dir = TempDir()
+        let path = dir.path("limits.iink")
+        let made = try Engine().createPackage(path)
+        _ = try made.createPart(type: "Text")
+        try made.save()
+        made.close()
+        for (key, value) in [("content-package.max-entries", 1e20), ("content-package.max-uncompressed-size", 1e300),
+                             ("content-package.max-entry-size", 9.3e18)] {
+            let c = Configuration()
+            try c.setNumber(value, forKey: key)
+            let pkg = try Engine(configuration: c).openPackage(path)
+            #expect(pkg.partCount == 1)
+            pkg.close()
+        }
+        let c = Configuration()
+        try c.setNumber(-5, forKey: "content-package.max-entries")
+        expectCode(.archiveTooLarge) { _ = try Engine(configuration: c).openPackage(path) }
+        #expect(try c.getInteger("content-package.max-entries", default: 1) == 0)
+        try c.setNumber(1e300, forKey: "n")
+        #expect(try c.getInteger("n", default: 1) == Int.max)
+        #expect(try c.getInteger("n", default: 1, in: 0...600) == 600)
+        #expect(try c.getInteger("missing", default: 7) == 7)
+    }
+}

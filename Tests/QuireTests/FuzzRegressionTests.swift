@@ -236,3 +236,60 @@ extension FuzzRegressionTests {
         #expect(block.words.isEmpty)
     }
 }
+
+extension FuzzRegressionTests {
+    /// quire-fuzz config: `image.max-file-size` of 1e20 trapped converting to Int in addImage,
+    /// and an `image.max-pixels` below zero trapped writing the refusal's message.
+    @Test func hugeImageLimitsDoNotTrap() throws {
+        let f = try Fixture()
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x01,
+                            0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4, 0x89, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x44, 0x41,
+                            0x54, 0x78, 0x9C, 0x63, 0x60, 0x00, 0x00, 0x00, 0x02, 0x00, 0x01, 0xE2, 0x21, 0xBC, 0x33, 0x00, 0x00, 0x00, 0x00, 0x49,
+                            0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
+        let file = f.dir.path("one.png")
+        try Data(png).write(to: URL(fileURLWithPath: file))
+        try f.editor.configuration.setNumber(1e20, forKey: "image.max-file-size")
+        try f.editor.addImage(at: Point(x: 50, y: 50), file: file, mimeType: .png)
+        try f.editor.configuration.setNumber(-1e20, forKey: "image.max-pixels")
+        expectCode(.imageError) { try f.editor.addImage(at: Point(x: 50, y: 300), file: file, mimeType: .png) }
+    }
+}
+
+extension FuzzRegressionTests {
+    /// quire-fuzz config: `text.guides.spacing` of 1e300 made the area around a gesture overflow
+    /// the stroke grid's Int64 (a trap), and gave blocks a height beyond what a package holds.
+    @Test func aHugeGuideSpacingMeansTheDefault() throws {
+        let f = try Fixture()
+        try f.editor.configuration.setNumber(1e300, forKey: "text.guides.spacing")
+        #expect(f.editor.guides.spacing == 10)
+        try f.write(x: 100, y: 100)
+        try f.write(x: 100, y: 100, length: 30)     // a short dash over the first: checked as a gesture
+        let kids = f.part.model.root.childIds.compactMap { f.part.model.blocks[$0] }
+        #expect(!kids.isEmpty && kids.allSatisfy { $0.boxProblem == nil })
+    }
+
+    /// quire-fuzz config: with a negative `text-document.block-spacing` the flow pushed a block
+    /// that overlapped the one above to just above that block's bottom, again and again: a hang.
+    @Test func aNegativeBlockSpacingDoesNotHangTheFlow() throws {
+        let f = try Fixture()
+        try f.editor.configuration.setNumber(-5, forKey: "text-document.block-spacing")
+        let px = 96 / 25.4
+        for (k, pts) in [[(20.0, 26.0), (30, 26.5), (40, 26)], [(60, 30.6), (62, 32), (64, 33)]].enumerated() {
+            try f.editor.pointerDown(x: pts[0].0 * px, y: pts[0].1 * px, t: 1000 + Int64(k) * 1000, f: 0.5)
+            try f.editor.pointerMove(x: pts[1].0 * px, y: pts[1].1 * px, t: 1010 + Int64(k) * 1000, f: 0.5)
+            try f.editor.pointerUp(x: pts[2].0 * px, y: pts[2].1 * px, t: 1020 + Int64(k) * 1000, f: 0.5)
+        }
+        let kids = f.part.model.root.childIds.compactMap { f.part.model.blocks[$0] }
+        #expect(kids.count == 2 && !kids[0].box.intersects(kids[1].box))
+    }
+
+    /// quire-fuzz config: a text.configuration.bundle of another type (a number, in a user's
+    /// file) made setPart throw typeMismatch: no document could be opened.
+    @Test func aMistypedRecognitionBundleDoesNotKeepPartsFromOpening() throws {
+        let f = try Fixture()
+        let part = try f.package.createPart(type: "Text")
+        try f.editor.configuration.inject(json: "{\"text\": {\"configuration\": {\"bundle\": 5, \"name\": true}}}")
+        try f.editor.setPart(part)
+        #expect(try part.model.metadata.getString("quire.text.configuration.bundle") == "en_US")
+    }
+}
