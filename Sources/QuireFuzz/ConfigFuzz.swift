@@ -71,6 +71,7 @@ final class ConfigFuzz: FuzzTarget {
     /// Dotted keys a configuration may hold, with the values worth trying.
     func hostileSetting(_ rng: inout SplitMix) -> (String, JSONValue) {
         let numberKeys = ["text.guides.spacing", "text-document.block-spacing", "export.image.dpi", "image.max-pixels", "image.max-file-size",
+                          "image.max-file-size", "image.max-pixels",
                           "content-package.max-entries", "content-package.max-entry-size", "content-package.max-uncompressed-size",
                           "app.autosave.idle-seconds", "input.palm-rejection.timeout-ms"]
         let boolKeys = ["text.guides.enable", "gesture.enable", "renderer.ink.pressure", "renderer.debug.boxes", "text.configuration.digits-only",
@@ -220,7 +221,13 @@ final class ConfigFuzz: FuzzTarget {
             let b = w.box
             try attempt("gesture") { try pen.draw(e, Pen.resample([Point(x: b.x - 0.5, y: b.midY), Point(x: b.maxX + 0.5, y: b.midY)], &rng)) }
         }
-        if part.type == "Text Document" { try attempt("type") { _ = try e.typeText("typed text 123", into: nil) } }
+        if part.type == "Text Document" {
+            try attempt("type") { _ = try e.typeText("typed text 123", into: nil) }
+            // image.max-file-size and image.max-pixels apply here.
+            let png = ws.file("one.png")
+            try Data(SampleImages.png1x1).write(to: URL(fileURLWithPath: png))
+            try attempt("image") { _ = try e.addImage(at: Point(x: 40, y: 600), file: png, mimeType: .png) }
+        }
         try e.waitForIdle()
         if let p = Invariants.problem(part.model, idle: true) { throw Violation("after writing: \(p)") }
         if let p = Invariants.exportProblem(e, part.model) { throw Violation("after writing: \(p)") }
