@@ -215,6 +215,11 @@ final class ConfigFuzz: FuzzTarget {
         try attempt("import") { try e.importTraces(traces) }
         try attempt("write") {
             for s in context.handwriting.strokes(&rng, at: Point(x: 30, y: y), maxHeight: 8) { try pen.draw(e, Pen.resample(s, &rng, step: 0.5, jitter: 0)) }
+            // A stroke starting just under a block: its new block overlaps that one and the flow
+            // (text-document.block-spacing) must push it down.
+            if let b = part.model.root.childIds.compactMap({ part.model.blocks[$0] }).first {
+                try pen.draw(e, Pen.resample([Point(x: b.box.x + 50, y: b.box.maxY + 0.6), Point(x: b.box.x + 54, y: b.box.maxY + 3)], &rng))
+            }
         }
         try e.waitForIdle()
         if let w = part.model.blocks.values.sorted(by: { $0.id < $1.id }).flatMap(\.words).first(where: { !$0.box.isEmpty }) {
