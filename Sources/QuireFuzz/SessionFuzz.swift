@@ -42,7 +42,14 @@ final class SessionFuzz: FuzzTarget {
             try s.check("after step \(step) \(name)", &rng, exports: step % 4 == 3 || step == steps - 1, images: step % 8 == 7)
         }
         try s.finish(&rng)
+        context.log("gestures applied: \(s.gestures.applied.map(\.rawValue).sorted())")
     }
+}
+
+/// Counts the gestures an editor applied (for --verbose: are the gesture steps reaching words?).
+final class GestureLog: EditorDelegate {
+    var applied: [GestureKind] = []
+    func gestureApplied(_ editor: Editor, gesture: Gesture) { applied.append(gesture.kind) }
 }
 
 /// One case's editor, package and history bookkeeping.
@@ -58,6 +65,7 @@ final class Session {
     /// The model when the editor was attached: what undoing everything must give back.
     var start: ModelSnapshot
     var path: String
+    let gestures = GestureLog()
     var model: PartModel { part.model }
 
     init(context: FuzzContext, workspace ws: Workspace, fonts: CairoFontMetrics, rng: inout SplitMix) throws {
@@ -120,6 +128,7 @@ final class Session {
     /// A fresh editor on `part`; its history starts here.
     func attach() throws {
         editor = engine.createEditor(fontMetricsProvider: fonts)
+        editor.addDelegate(gestures)
         try editor.setViewSize(width: 794, height: 1123)
         try editor.setPart(part)
         try editor.waitForIdle()
