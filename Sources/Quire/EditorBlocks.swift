@@ -327,7 +327,9 @@ extension Editor {
         let old = root
         root.childIds.append(newTop)
         changes.append(.block(old: old, new: root))
-        commit(Transaction(changes: changes), affecting: [newTop])
+        // Every pasted block is read where it lands (and reported), not only the top one: words
+        // another process sent need not match the ink, and an undo and redo would read them.
+        commit(Transaction(changes: changes), affecting: payload.blocks.compactMap { ids[$0.id] })
         relayout(anchor: newTop, model: m)
     }
 }

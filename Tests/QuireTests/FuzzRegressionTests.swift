@@ -293,3 +293,22 @@ extension FuzzRegressionTests {
         #expect(try part.model.metadata.getString("quire.text.configuration.bundle") == "en_US")
     }
 }
+
+extension FuzzRegressionTests {
+    /// quire-fuzz clipboard: a pasted Container's Text children were never read (only the top
+    /// block was), so words another process sent stayed even where they did not match the ink;
+    /// an undo and redo then read them and the words changed.
+    @Test func everyPastedBlockIsRead() throws {
+        struct Envelope: Codable { var format: String; var version: Int; var blocks: [BlockData]; var strokes: Data; var images: [String: Data] }
+        let top = BlockData(id: "c", type: "Container", box: Rect(x: 10, y: 10, width: 150, height: 40), childIds: ["t"])
+        let child = BlockData(id: "t", type: "Text", box: Rect(x: 10, y: 10, width: 150, height: 20), parentId: "c",
+                              words: [RecognizedWord(label: "stale", candidates: [Candidate(label: "stale", score: 1)], box: Rect(x: 12, y: 12, width: 5, height: 5), strokeIds: ["x"])])
+        let stroke = InkStroke(id: "x", blockId: "t", seq: 1, samples: (0..<10).map { InkSample(x: 12 + Double($0), y: 15, t: Int64($0), f: 0.5) })
+        let data = try JSONEncoder().encode(Envelope(format: "quire-block", version: 1, blocks: [top, child], strokes: StrokeCodec.encode([stroke]), images: [:]))
+        let f = try Fixture(recognizer: CountingRecognizer(delay: 0))
+        try f.editor.paste(data: data, at: Point(x: 100, y: 100))
+        try f.editor.waitForIdle()
+        let text = try #require(f.part.model.blocks.values.first { $0.type == "Text" })
+        #expect(text.words.map(\.label) == ["w0"], "the pasted child is read where it landed")
+    }
+}
