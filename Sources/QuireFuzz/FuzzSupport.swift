@@ -159,7 +159,9 @@ struct ModelSnapshot: Equatable {
 enum Invariants {
     /// Why the part's model is not consistent, or nil: a block tree under the root, boxes in range,
     /// every stroke in an existing block and indexed under it, Text Document blocks not
-    /// overlapping; with `idle` (recognition applied), words' candidates and stroke ids valid.
+    /// overlapping, finite candidate scores; with `idle` (recognition applied), words holding
+    /// only strokes of their block. (A `selected` out of range is tolerated everywhere: a
+    /// package or a payload may hold one.)
     static func problem(_ m: PartModel, idle: Bool) -> String? {
         guard let root = m.blocks[m.rootId] else { return "root block \(m.rootId) is missing" }
         if root.parentId != nil { return "the root has a parent" }
@@ -194,9 +196,6 @@ enum Invariants {
         }
         for b in m.blocks.values.sorted(by: { $0.id < $1.id }) {
             for (i, w) in b.words.enumerated() {
-                if !w.candidates.isEmpty && !w.candidates.indices.contains(w.selected) {
-                    return "word \(i) of \(b.id) selects candidate \(w.selected) of \(w.candidates.count)"
-                }
                 if let c = w.candidates.first(where: { !$0.score.isFinite }) { return "word \(i) of \(b.id) has candidate '\(c.label)' scored \(c.score)" }
                 guard idle, b.text == nil else { continue }
                 let own = m.strokeIds(inBlock: b.id)
