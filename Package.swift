@@ -16,6 +16,8 @@ let package = Package(
     products: [
         .library(name: "Quire", targets: ["Quire"]),
         .executable(name: "quire", targets: ["quire"]),
+        // The in-process fuzz driver of tools/fuzz (clipboard, configuration, editor sessions).
+        .executable(name: "quire-fuzz", targets: ["QuireFuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
@@ -45,6 +47,7 @@ let package = Package(
         .executableTarget(name: "quire",
                           dependencies: ["Quire", "QuireApp", "InkRecognition", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
+        .executableTarget(name: "QuireFuzz", dependencies: ["Quire", "QuireApp", "InkRecognition"], swiftSettings: strict),
         .testTarget(name: "InkModelTests",
                     dependencies: ["InkModel", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: strict),
         .testTarget(name: "InkRecognitionTests", dependencies: ["InkRecognition"], swiftSettings: strict),

@@ -68,12 +68,32 @@ public struct ImportedTrace: Sendable {
     public init(samples: [InkSample], pointerType: PointerType, tool: String) {
         self.samples = samples; self.pointerType = pointerType; self.tool = tool
     }
+
+    /// A time read from a file as milliseconds, or nil when it is not finite or beyond ±1e15 ms
+    /// (30,000 years): converting such a value to Int64, or adding a start time to it, would trap.
+    public static func milliseconds(_ v: Double) -> Int64? {
+        guard v.isFinite, abs(v) <= 1e15 else { return nil }
+        return Int64(v)
+    }
 }
 
 /// Reads the shared JSON-lines handwriting format, gzip or plain.
 public enum JSONLinesInk {
     /// Samples without a resolution (ppi null) are scaled to this height in millimetres.
     public static let defaultHeightMM = 7.0
+
+    /// Samples laid out as `quire import` places them: one per line of the page, top to bottom,
+    /// each starting 10 mm from the left and on a 10 mm guide.
+    public static func pageTraces(_ records: [InkSampleRecord]) -> [ImportedTrace] {
+        var y = 15.0
+        var placed: [ImportedTrace] = []
+        for rec in records {
+            let b = rec.bounds
+            placed += rec.traces(at: Point(x: 10 - b.x, y: y - b.y))
+            y += (b.height / 10).rounded(.up) * 10 + 10
+        }
+        return placed
+    }
 
     public static func read(path: String, limit: Int = .max) throws -> [InkSampleRecord] {
         let raw = try FileIO.readFile(path, maxBytes: 512 << 20)
@@ -103,7 +123,13 @@ public enum JSONLinesInk {
                     guard let a = p.arrayValue, a.count >= 2, let x = a[0].doubleValue, let y = a[1].doubleValue, x.isFinite, y.isFinite else {
                         throw QuireError(.importError, "\(source) line \(lineNo): stroke \(si) point \(pi) is malformed")
                     }
-                    let t = a.count >= 3 ? Int64(a[2].doubleValue ?? 0) : Int64(st.count * 10 + si * 100)
+                    var t = Int64(st.count * 10 + si * 100)
+                    if a.count >= 3 {
+                        guard let ms = ImportedTrace.milliseconds(a[2].doubleValue ?? 0) else {
+                            throw QuireError(.importError, "\(source) line \(lineNo): stroke \(si) point \(pi) has a time out of range")
+                        }
+                        t = ms
+                    }
                     st.append((x, y, t))
                     maxY = max(maxY, y)
                 }

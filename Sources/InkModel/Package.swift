@@ -105,9 +105,9 @@ public final class ContentPackage {
 
     static func limits(_ configuration: Configuration) -> ArchiveLimits {
         ArchiveLimits(
-            maxEntries: Int((try? configuration.getNumber("content-package.max-entries", default: 10_000)) ?? 10_000),
-            maxTotalSize: Int((try? configuration.getNumber("content-package.max-uncompressed-size", default: Double(512 << 20))) ?? Double(512 << 20)),
-            maxEntrySize: Int((try? configuration.getNumber("content-package.max-entry-size", default: Double(256 << 20))) ?? Double(256 << 20)))
+            maxEntries: (try? configuration.getInteger("content-package.max-entries", default: 10_000)) ?? 10_000,
+            maxTotalSize: (try? configuration.getInteger("content-package.max-uncompressed-size", default: 512 << 20)) ?? 512 << 20,
+            maxEntrySize: (try? configuration.getInteger("content-package.max-entry-size", default: 256 << 20)) ?? 256 << 20)
     }
 
     private func load() throws {

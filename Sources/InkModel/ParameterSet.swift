@@ -97,6 +97,17 @@ public class ParameterSet: @unchecked Sendable {
         try store(.number(value), forKey: key)
     }
 
+    /// A number used as a count, size or time: rounded down and clamped to `range`, so that a
+    /// file's 1e300 or -5 gives a bound instead of trapping when converted to Int; NaN gives
+    /// `def`. Throws, as `getNumber` does, when the key holds another type.
+    public func getInteger(_ key: String, default def: Int, in range: ClosedRange<Int> = 0...Int.max) throws -> Int {
+        let v = try getNumber(key, default: Double(def))
+        if v.isNaN { return def }
+        if v <= Double(range.lowerBound) { return range.lowerBound }
+        if v >= Double(range.upperBound) { return range.upperBound }
+        return Int(v)
+    }
+
     public func getBoolean(_ key: String, default def: Bool? = nil) throws -> Bool {
         try get(key, def, "boolean") { if case .boolean(let b) = $0 { b } else { nil } }
     }

@@ -146,14 +146,15 @@ public final class PartModel {
     /// Ids of the strokes held by a block (not its children).
     public func strokeIds(inBlock id: String) -> Set<String> { strokeIdsByBlock[id] ?? [] }
 
-    /// Strokes of a block in creation order.
+    /// Strokes of a block in creation order; pieces of one erased stroke share its seq, so ties go
+    /// by id (set order would change with the set's history, and so would what is read from them).
     public func strokes(inBlock id: String) -> [InkStroke] {
         let d = inkShifts[id]
         return strokeIds(inBlock: id).compactMap { sid -> InkStroke? in
             guard var s = rawStrokes[sid] else { return nil }
             if let d { s.translate(unitsX: d.x, unitsY: d.y) }
             return s
-        }.sorted { $0.seq < $1.seq }
+        }.sorted { ($0.seq, $0.id) < ($1.seq, $1.id) }
     }
 
     /// All strokes in creation order (pieces of one erased stroke share its seq: then by id).

@@ -101,9 +101,11 @@ public final class Editor {
             guard fontMetricsProvider != nil else { throw QuireError(.partNotAttached, "set fontMetricsProvider before attaching a part") }
             guard p.package != nil else { throw QuireError(.partNotFound, "part '\(p.id)' was removed from its package") }
             // The recognition configuration is fixed once a part is first attached.
+            // A value of another type (a user's configuration file) means the default, as for
+            // every other key: it must not keep the part from opening.
             if !p.model.metadata.hasKey("quire.text.configuration.name") {
-                try p.model.metadata.setString(try configuration.getString("text.configuration.name", default: "text"), forKey: "quire.text.configuration.name")
-                try p.model.metadata.setString(try configuration.getString("text.configuration.bundle", default: "en_US"), forKey: "quire.text.configuration.bundle")
+                try p.model.metadata.setString((try? configuration.getString("text.configuration.name", default: "text")) ?? "text", forKey: "quire.text.configuration.name")
+                try p.model.metadata.setString((try? configuration.getString("text.configuration.bundle", default: "en_US")) ?? "en_US", forKey: "quire.text.configuration.bundle")
             }
         }
         pointers.removeAll()
@@ -218,23 +220,53 @@ public final class Editor {
     func commit(_ t: Transaction, affecting blockIds: [String]) {
         guard !t.isEmpty, let m = attached?.model else { return }
         syncTextLayout()
-        let t = layingOut(t)
-        sealActiveErasures()
+        let erased = sealActiveErasures(model: m)
+        let t = layingOut(keepingWords(t, model: m))
         var dirty = Rect.zero
         for c in t.changes { dirty = dirty.union(apply(c, to: m)) }
         undoStack.append(t)
         redoStack.removeAll()
-        finishChange(blockIds: blockIds, dirty: dirty, model: m)
+        finishChange(blockIds: blockIds + erased, dirty: dirty, model: m)
     }
 
     /// An eraser pass still in progress has changed the model already. Before another change
     /// lands, what it erased so far becomes its own undo step: undo then runs in the order things
     /// happened (otherwise undoing a later step could bring back a stroke the eraser removed).
-    func sealActiveErasures() {
+    /// Returns the blocks it changed: the eraser's pen-up will no longer name them, so the
+    /// caller does (they are read again and delegates told).
+    func sealActiveErasures(model m: PartModel) -> [String] {
+        var ids: [String] = []
         for (k, p) in pointers where !p.erased.isEmpty {
-            undoStack.append(p.erased)
+            undoStack.append(keepingWords(p.erased, model: m))
+            ids += Self.affectedBlocks(p.erased, rootId: m.rootId)
             pointers[k]?.erased = Transaction()
         }
+        return ids
+    }
+
+    /// Recognition rewrites a block's words outside the history, when its results come in. A
+    /// step that changes the ink of a block holding words therefore also records the block as it
+    /// is (first, so undo restores it last): undo then gives back its words with the user's
+    /// candidate picks and styles, which the reading that follows keeps, instead of leaving words
+    /// of the step's ink that a fresh reading replaces without them.
+    func keepingWords(_ t: Transaction, model m: PartModel) -> Transaction {
+        var inked: [String] = []
+        var recorded = Set<String>()
+        for c in t.changes {
+            switch c {
+            case .stroke(let o, let n):
+                for s in [o, n].compactMap({ $0 }) where !inked.contains(s.blockId ?? m.rootId) { inked.append(s.blockId ?? m.rootId) }
+            case .block(let o, let n):
+                if let b = o ?? n { recorded.insert(b.id) }
+            case .image, .shiftInk:
+                break
+            }
+        }
+        let kept: [Change] = inked.compactMap { id in
+            guard !recorded.contains(id), let b = m.blocks[id], !b.words.isEmpty else { return nil }
+            return .block(old: b, new: b)
+        }
+        return kept.isEmpty ? t : Transaction(changes: kept + t.changes)
     }
 
     @discardableResult

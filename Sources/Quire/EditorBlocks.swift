@@ -107,7 +107,7 @@ extension Editor {
             throw QuireError(.imageError, "images must be image/png or image/jpeg, not \(mimeType.typeName)")
         }
         guard point.x.isFinite, point.y.isFinite else { throw QuireError(.invalidArgument, "addImage: point must be finite") }
-        let maxBytes = Int((try? configuration.getNumber("image.max-file-size", default: Double(32 << 20))) ?? Double(32 << 20))
+        let maxBytes = (try? configuration.getInteger("image.max-file-size", default: 32 << 20)) ?? 32 << 20
         let data: Data
         do { data = try FileIO.readFile(file, maxBytes: maxBytes) } catch let e as QuireError {
             throw QuireError(.imageError, "cannot add image '\(file)': \(e.message)")
@@ -115,7 +115,7 @@ extension Editor {
         let maxPixels = (try? configuration.getNumber("image.max-pixels", default: 40_000_000)) ?? 40_000_000
         let size = try ImageHeader.size(of: data, mimeType: mimeType, file: file)
         guard Double(size.width) * Double(size.height) <= maxPixels else {
-            throw QuireError(.imageError, "image '\(file)' is \(size.width)x\(size.height) pixels, more than image.max-pixels (\(Int(maxPixels)))")
+            throw QuireError(.imageError, "image '\(file)' is \(size.width)x\(size.height) pixels, more than image.max-pixels (\(String(format: "%.0f", maxPixels)))")
         }
         let p = toModel(point.x, point.y)
         let x = max(0, p.x), y = max(0, p.y)
@@ -177,10 +177,12 @@ extension Editor {
         guard dx != 0 || dy != 0 else { return [] }
         var nb = b
         nb.box = box
+        // Every placed box moves, a zero-size one too (a dot's word is a point on the page);
+        // only `.zero`, a typed word's "no place", stays.
         nb.words = b.words.map { w in
             var w = w
-            if !w.box.isEmpty { w.box = w.box.offsetBy(dx: dx, dy: dy) }
-            w.chars = w.chars.map { var c = $0; if !c.box.isEmpty { c.box = c.box.offsetBy(dx: dx, dy: dy) }; return c }
+            if w.box != .zero { w.box = w.box.offsetBy(dx: dx, dy: dy) }
+            w.chars = w.chars.map { var c = $0; if c.box != .zero { c.box = c.box.offsetBy(dx: dx, dy: dy) }; return c }
             return w
         }
         var out: [Change] = [.block(old: b, new: nb)]
@@ -208,7 +210,7 @@ extension Editor {
     /// block against every earlier one (`FlowTests` checks this), but a pen-up costs a sort of the
     /// blocks plus the blocks that actually move, and a moved block's ink moves as one record.
     func relayout(anchor: String?, model m: PartModel, record: Bool = true) {
-        let gap = (try? configuration.getNumber("text-document.block-spacing", default: 4)) ?? 4
+        let gap = blockSpacing
         let ids = m.root.childIds
         var kids: [(index: Int, block: BlockData)] = []
         kids.reserveCapacity(ids.count)
@@ -249,6 +251,12 @@ extension Editor {
         guard record else { renderer?.invalidate(nil); return }
         if var last = undoStack.popLast() { last.changes += changes; undoStack.append(last) } else { undoStack.append(Transaction(changes: changes)) }
         finishChange(blockIds: [], dirty: dirty, model: m)
+        // A block that moved before its reading came back (a new block pushed below the one it
+        // overlapped) would have that reading dropped, as it is of ink no longer there: read it
+        // again where it is now. Blocks already read moved with their words.
+        for (_, b) in kids where boxes[b.id] != b.box && Self.recognizable(b.type) && recognition.isPending(b.id) {
+            scheduleRecognition(blockId: b.id)
+        }
     }
 
     /// Puts a block (with its ink and images) on Quire's clipboard.
@@ -294,9 +302,9 @@ extension Editor {
             nb.box = b.box.offsetBy(dx: dx, dy: dy)
             nb.words = b.words.map { w in
                 var w = w
-                w.box = w.box.offsetBy(dx: dx, dy: dy)
+                if w.box != .zero { w.box = w.box.offsetBy(dx: dx, dy: dy) }  // as in moveChanges
                 w.strokeIds = w.strokeIds.compactMap { strokeIds[$0] }
-                w.chars = w.chars.map { var c = $0; c.box = c.box.offsetBy(dx: dx, dy: dy); c.strokeIds = c.strokeIds.compactMap { strokeIds[$0] }; return c }
+                w.chars = w.chars.map { var c = $0; if c.box != .zero { c.box = c.box.offsetBy(dx: dx, dy: dy) }; c.strokeIds = c.strokeIds.compactMap { strokeIds[$0] }; return c }
                 return w
             }
             // Moved to the paste point, a box far from the copied top block can leave the range
@@ -322,7 +330,9 @@ extension Editor {
         let old = root
         root.childIds.append(newTop)
         changes.append(.block(old: old, new: root))
-        commit(Transaction(changes: changes), affecting: [newTop])
+        // Every pasted block is read where it lands (and reported), not only the top one: words
+        // another process sent need not match the ink, and an undo and redo would read them.
+        commit(Transaction(changes: changes), affecting: payload.blocks.compactMap { ids[$0.id] })
         relayout(anchor: newTop, model: m)
     }
 }

@@ -170,12 +170,17 @@ extension Editor {
 public enum InkMLReader {
     public static func read(_ data: Data) throws -> [ImportedTrace] {
         let delegate = InkMLParserDelegate()
-        let parser = XMLParser(data: data)
+        // Fed as a stream, libxml2 reads the document in chunks: handed over whole, a document
+        // over 10 MB fails as "huge input lookup" (error 1), and Quire's own InkML export of
+        // a few thousand strokes is that large.
+        let parser = XMLParser(stream: InputStream(data: data))
         parser.delegate = delegate
-        guard parser.parse() else {
+        let parsed = parser.parse()
+        // A trace the delegate refused stops the parser too: its message says what was wrong.
+        if let e = delegate.error { throw e }
+        guard parsed else {
             throw QuireError(.importError, "InkML is not well-formed XML: \(parser.parserError.map { "\($0)" } ?? "unknown error")")
         }
-        if let e = delegate.error { throw e }
         guard delegate.sawInk else { throw QuireError(.importError, "not an InkML document (no <ink> element)") }
         guard delegate.current == nil, delegate.depth == 0 else { throw QuireError(.importError, "InkML document is truncated") }
         return delegate.traces
@@ -219,12 +224,23 @@ private final class InkMLParserDelegate: NSObject, XMLParserDelegate {
         let ti = ch.firstIndex(of: "T"), fi = ch.firstIndex(of: "F")
         var samples: [InkSample] = []
         for (k, point) in text.split(separator: ",").enumerated() {
-            let v = point.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).map { Double($0) }
+            let tokens = point.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
+            let v = tokens.map { Double($0) }
             guard v.count >= ch.count, v.allSatisfy({ $0 != nil && $0!.isFinite }) else {
                 error = QuireError(.importError, "InkML trace \(traces.count) point \(k) is malformed: '\(point.prefix(60))'")
                 parser.abortParsing(); return
             }
-            samples.append(InkSample(x: v[xi]!, y: v[yi]!, t: ti.map { Int64(v[$0]!) } ?? Int64(k * 10), f: fi.map { v[$0]! } ?? 0))
+            var t = Int64(k * 10)
+            if let ti {
+                // Integers exactly (a time Quire wrote reads back, whatever it is), else a number
+                // that fits: 1e19 would trap converting.
+                guard let ms = Int64(tokens[ti]) ?? ImportedTrace.milliseconds(v[ti]!) else {
+                    error = QuireError(.importError, "InkML trace \(traces.count) point \(k) has a time out of range: \(v[ti]!)")
+                    parser.abortParsing(); return
+                }
+                t = ms
+            }
+            samples.append(InkSample(x: v[xi]!, y: v[yi]!, t: t, f: fi.map { v[$0]! } ?? 0))
         }
         if !samples.isEmpty { traces.append(ImportedTrace(samples: samples, pointerType: cur.type, tool: cur.tool)) }
     }

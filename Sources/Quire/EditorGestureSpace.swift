@@ -220,7 +220,7 @@ extension Editor {
         let opening = (g.samples.last?.x ?? 0) >= (g.samples.first?.x ?? 0)
         var dy = 2 * guideSpacing
         if !opening {
-            let gap = (try? configuration.getNumber("text-document.block-spacing", default: 4)) ?? 4
+            let gap = blockSpacing
             let above = kids.filter { $0.box.y < y }.map(\.box.maxY).max() ?? 0
             let free = below.map(\.box.y).min()! - max(above + gap, 0)
             guard free > 0.01 else { return nil }

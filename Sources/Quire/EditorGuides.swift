@@ -6,7 +6,7 @@ import InkModel
 public struct Guides: Equatable, Sendable {
     /// `text.guides.enable`.
     public var enabled: Bool
-    /// `text.guides.spacing`, millimetres between baselines (values under 0.5 mean the default 10).
+    /// `text.guides.spacing`, millimetres between baselines (values under 0.5 or over 1000 mean the default 10).
     public var spacing: Double
 }
 

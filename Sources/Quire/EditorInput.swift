@@ -61,7 +61,9 @@ extension Editor {
     public func pointerMove(x: Double, y: Double, t: Int64 = -1, f: Double = 0, type: PointerType = .pen, pointerId: Int = -1) throws {
         let m = try requirePart()
         try validate(x, y, t, f, "pointerMove")
-        guard var p = pointers[pointerId] else {
+        // Taken out of the table while it changes: a copy left in it would share the samples
+        // buffer, and every append would then copy the whole stroke (quadratic in its length).
+        guard var p = pointers.removeValue(forKey: pointerId) else {
             throw QuireError(.invalidPointerSequence, "pointerMove: pointer \(pointerId) is not down")
         }
         let s = sample(x, y, t, f)
@@ -101,7 +103,7 @@ extension Editor {
         case .eraser:
             if p.samples.count >= 2 { erase(&p, from: last, to: s, model: m) }
             if !p.erased.isEmpty {
-                undoStack.append(p.erased)
+                undoStack.append(keepingWords(p.erased, model: m))
                 redoStack.removeAll()
                 finishChange(blockIds: Self.affectedBlocks(p.erased, rootId: m.rootId), dirty: .zero, model: m)
             }
@@ -221,9 +223,18 @@ extension Editor {
         return (block.id, [.block(old: nil, new: block), .block(old: oldRoot, new: root)])
     }
 
+    /// `text.guides.spacing`; under 0.5 mm or over a metre (block boxes would leave the range a
+    /// package holds, and areas around a gesture overflow) the default 10.
     var guideSpacing: Double {
         let s = (try? configuration.getNumber("text.guides.spacing", default: 10)) ?? 10
-        return s > 0.5 ? s : 10
+        return s > 0.5 && s <= 1000 ? s : 10
+    }
+
+    /// `text-document.block-spacing`, kept within 0...1000 mm: a negative gap would make the flow
+    /// push a block down onto the one above it forever.
+    var blockSpacing: Double {
+        let g = (try? configuration.getNumber("text-document.block-spacing", default: 4)) ?? 4
+        return g.isNaN ? 4 : max(0, min(1000, g))
     }
 
     /// The top-most child block of the root containing a model point.

@@ -70,6 +70,11 @@ final class RecognitionQueue: @unchecked Sendable {
         }
     }
 
+    /// True while a reading of the block is waiting, running, or done but not yet applied.
+    func isPending(_ blockId: String) -> Bool {
+        lock.withLock { latest[blockId] != nil || results.contains { $0.blockId == blockId } }
+    }
+
     func drain() -> [Result] { lock.withLock { defer { results.removeAll() }; return results } }
     var isIdle: Bool { lock.withLock { inFlight == 0 && results.isEmpty } }
     func waitIdle() { group.wait() }

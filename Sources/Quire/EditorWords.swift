@@ -134,8 +134,10 @@ extension Editor {
                 if let i = w.candidates.firstIndex(where: { $0.label == chosen }) {
                     w.selected = i
                 } else {
-                    w.candidates.insert(Candidate(label: chosen, score: old.candidates.indices.contains(old.selected) ? old.candidates[old.selected].score : 0), at: 0)
-                    w.selected = 0
+                    // Added last and selected there, not first: a choice at index 0 would read as
+                    // the recognizer's own, and the next reading of the block would drop it.
+                    w.candidates.append(Candidate(label: chosen, score: old.candidates.indices.contains(old.selected) ? old.candidates[old.selected].score : 0))
+                    w.selected = w.candidates.count - 1
                 }
                 w.label = chosen
             }

@@ -54,7 +54,11 @@ public final class ToolController {
     public func setTool(_ tool: Tool, for type: PointerType) { tools[type] = tool }
 
     /// Sets the colour ("#rrggbb[aa]", "" = theme) and width (mm, 0 = theme) of an inking tool.
-    public func setStyle(color: String, width: Float, for tool: Tool) { styles[tool] = (color, width) }
+    /// A width that is negative or not finite means the theme's: packages store only widths of
+    /// 0 or more, and one stroke with another would make the saved package unreadable.
+    public func setStyle(color: String, width: Float, for tool: Tool) {
+        styles[tool] = (color, width.isFinite && width >= 0 ? width : 0)
+    }
 
     public func style(for tool: Tool) -> (color: String, width: Float) { styles[tool] ?? ("", 0) }
 }

@@ -341,13 +341,27 @@ public final class TextRecognizerAdapter: InkRecognizer, @unchecked Sendable {
         return h.finalize()
     }
 
+    /// How far the nearest point of a stroke lies from a box.
+    static func distance(_ pts: [SIMD2<Double>], _ b: BoundingBox) -> Double {
+        pts.map { hypot(max(0, b.minX - $0.x, $0.x - b.maxX), max(0, b.minY - $0.y, $0.y - b.maxY)) }.min() ?? .infinity
+    }
+
     /// Converts one line's result: stroke indices become ids, each character gets the strokes of its
     /// word whose points mostly lie over its box.
     static func words(_ r: RecognitionResult, strokes: [InkStroke], points: [[SIMD2<Double>]], line: Int) -> [RecognizedWord] {
         func rect(_ b: BoundingBox) -> Rect { Rect(x: b.minX, y: b.minY, width: b.width, height: b.height) }
         var out: [RecognizedWord] = []
         for w in r.words where !w.text.isEmpty {
-            let idx = w.strokeIndices.filter { strokes.indices.contains($0) }
+            var idx = w.strokeIndices.filter { strokes.indices.contains($0) }
+            if idx.isEmpty {
+                // Each stroke went to the word holding most of its points, and this one got none.
+                // A word without strokes passes for typeset text: every later reading of the
+                // block would keep it and read it again, one more copy each time. It names the
+                // strokes under its box (shared with a neighbour), else the nearest one.
+                let b = w.box
+                idx = points.indices.filter { s in points[s].contains { $0.x >= b.minX && $0.x <= b.maxX && $0.y >= b.minY && $0.y <= b.maxY } }
+                if idx.isEmpty, let near = points.indices.min(by: { distance(points[$0], b) < distance(points[$1], b) }) { idx = [near] }
+            }
             var charStrokes = [[String]](repeating: [], count: w.characters.count)
             if !w.characters.isEmpty {
                 for s in idx {

@@ -97,9 +97,11 @@ struct StrokeGrid {
     func candidates(_ r: Rect) -> Set<String> {
         guard r.x.isFinite, r.y.isFinite, r.maxX.isFinite, r.maxY.isFinite else { return [] }
         let u = InkStroke.unitsPerMillimetre
-        // Rounded outwards: a stroke touching the rectangle is never missed.
-        let x0 = Int64((r.x * u).rounded(.down)) - 1, y0 = Int64((r.y * u).rounded(.down)) - 1
-        let x1 = Int64((r.maxX * u).rounded(.up)) + 1, y1 = Int64((r.maxY * u).rounded(.up)) + 1
+        // Rounded outwards: a stroke touching the rectangle is never missed. Clamped far beyond
+        // any stroke (Int32 units), so a huge rectangle converts instead of trapping.
+        func units(_ v: Double, _ rule: FloatingPointRoundingRule) -> Int64 { Int64(max(-1e15, min(1e15, (v * u).rounded(rule)))) }
+        let x0 = units(r.x, .down) - 1, y0 = units(r.y, .down) - 1
+        let x1 = units(r.maxX, .up) + 1, y1 = units(r.maxY, .up) + 1
         var out = Set<String>()
         for l in layers.values {
             let lx0 = x0 - l.shiftX, ly0 = y0 - l.shiftY, lx1 = x1 - l.shiftX, ly1 = y1 - l.shiftY

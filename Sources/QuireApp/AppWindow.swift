@@ -140,7 +140,7 @@ public final class AppWindow: EditorDelegate {
         autosaveIdle = max(0.5, (try? conf.getNumber("app.autosave.idle-seconds", default: 3)) ?? 3)
         exitChord = ((try? conf.getString("app.kiosk.exit-chord", default: "ctrl+alt+shift+q")) ?? "ctrl+alt+shift+q").lowercased()
         router.palmRejection = (try? conf.getBoolean("input.palm-rejection.enable", default: true)) ?? true
-        router.palmTimeoutMs = Int64((try? conf.getNumber("input.palm-rejection.timeout-ms", default: 600)) ?? 600)
+        router.palmTimeoutMs = Int64((try? conf.getInteger("input.palm-rejection.timeout-ms", default: 600)) ?? 600)
         overrides = DeviceClassifier.overrides((try? conf.getStringArray("input.devices", default: [])) ?? [])
         if options.kiosk {
             size = x.screenSize

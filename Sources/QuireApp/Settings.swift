@@ -31,8 +31,8 @@ enum XDG {
 
 /// Builds the app's engine: defaults, then the user's `$XDG_CONFIG_HOME/quire/configuration.json`,
 /// with packages' working state (autosave, crash recovery) under `$XDG_STATE_HOME/quire/autosave`.
-/// A broken user file is reported and skipped, never fatal. The CLI uses it to find and recover
-/// what the app autosaved.
+/// A broken user file is reported and skipped, never fatal. Public for the CLI (which finds and
+/// recovers what the app autosaved) and for tools (the fuzzer) that start an engine as the window does.
 public func makeAppEngine(warn: (String) -> Void) throws -> Engine {
     let engine = try Engine()
     let userFile = XDG.configDir + "/configuration.json"

@@ -68,15 +68,7 @@ struct ImportCommand: ParsableCommand {
         try runReporting {
             let traces: [ImportedTrace]
             if ink.hasSuffix(".jsonl") || ink.hasSuffix(".jsonl.gz") || ink.hasSuffix(".json") {
-                // One sample per line of the page, top to bottom, on the guides.
-                var y = 15.0
-                var placed: [ImportedTrace] = []
-                for rec in try JSONLinesInk.read(path: ink, limit: limit) {
-                    let b = rec.bounds
-                    placed += rec.traces(at: Point(x: 10 - b.x, y: y - b.y))
-                    y += (b.height / 10).rounded(.up) * 10 + 10
-                }
-                traces = placed
+                traces = JSONLinesInk.pageTraces(try JSONLinesInk.read(path: ink, limit: limit))
             } else {
                 traces = try InkMLReader.read(try FileIO.readFile(ink, maxBytes: 256 << 20))
             }

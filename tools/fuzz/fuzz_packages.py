@@ -22,13 +22,15 @@ import json
 import math
 import os
 import random
-import re
 import shutil
 import struct
 import subprocess
 import sys
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fuzzlib import DETERMINISTIC_ENV, classify, signature  # noqa: E402
 
 # ----------------------------------------------------------------------------- strokes.bin codec
 # Mirrors docs/FORMAT.md; used to mutate decoded values and re-encode them validly, so that the
@@ -475,21 +477,6 @@ def make_case(r, seed_entries):
 
 # ----------------------------------------------------------------------------- running
 
-def signature(out):
-    """The first frame in Quire's own sources (file:line) and the runtime's message: one per bug."""
-    msg = re.search(r"(Fatal error[^\n]*|Swift runtime failure:[^\n*]*)", out)
-    frame = re.search(r" at \S*/(Sources/[^:\s]+:\d+)", out)
-    return f"{frame.group(1) if frame else '?'} {msg.group(1).strip()[:100] if msg else ''}".strip()
-
-def classify(rc, out):
-    if rc is None:
-        return "hang"
-    if rc < 0 or rc >= 128 or "Fatal error" in out or "Program crashed" in out or "backtrace" in out.lower():
-        return "crash"
-    if rc not in (0, 2):
-        return "odd-exit"
-    return None
-
 def run_case(args, i, seeds):
     r = random.Random(f"{args.seed}:{i}")
     seed_name = r.choice(sorted(seeds))
@@ -510,7 +497,7 @@ def run_case(args, i, seeds):
     def go(cmd, name):
         try:
             p = subprocess.run([q] + cmd, capture_output=True, timeout=args.timeout,
-                               env=dict(os.environ, HOME=work, XDG_DATA_HOME=work, XDG_CONFIG_HOME=work))
+                               env=dict(os.environ, **DETERMINISTIC_ENV, HOME=work, XDG_DATA_HOME=work, XDG_CONFIG_HOME=work))
             rc, out = p.returncode, (p.stdout[-4000:] + p.stderr[-8000:]).decode("utf-8", "replace")
         except subprocess.TimeoutExpired as t:
             rc, out = None, ((t.stdout or b"")[-2000:] + (t.stderr or b"")[-2000:]).decode("utf-8", "replace")
