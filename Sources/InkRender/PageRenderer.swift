@@ -338,40 +338,10 @@ public final class PageRenderer {
         let lineHeight = (probe.ascent + probe.descent) * 1.15
         let pitch = spacing > 0 ? spacing * max(1, (lineHeight / spacing).rounded(.up)) : lineHeight
         let left = (originAtZero ? 0 : area.x) + theme.margin
-        let right = max(left + font.size * 2, area.maxX - theme.margin)
-        let space = fm.measure(" ", font: font).width
-        let top = originAtZero ? 0 : area.y
-        var runs: [TextRun] = []
-        var line = 0
-        var x = left
-        var lineHasText = false
-        func newLine() { line += 1; x = left; lineHasText = false }
-        for (pi, para) in text.components(separatedBy: "\n").enumerated() {
-            if pi > 0 { newLine() }
-            for word in para.split(separator: " ", omittingEmptySubsequences: true) {
-                var w = String(word)
-                var m = fm.measure(w, font: font)
-                if lineHasText, x + space + m.width > right { newLine() }
-                if lineHasText { x += space }
-                // Break words wider than a whole line at character boundaries.
-                while m.width > right - x, w.count > 1 {
-                    var n = 0
-                    for (i, g) in m.glyphBoxes.enumerated() where x + g.maxX <= right { n = i + 1 }
-                    n = max(n, lineHasText ? 0 : 1)
-                    if n == 0 { newLine(); continue }
-                    let head = String(w.prefix(n))
-                    let hm = fm.measure(head, font: font)
-                    runs.append(TextRun(text: head, x: x, baseline: top + pitch * Double(line + 1), width: hm.width, font: font))
-                    newLine()
-                    w = String(w.dropFirst(n))
-                    m = fm.measure(w, font: font)
-                }
-                runs.append(TextRun(text: w, x: x, baseline: top + pitch * Double(line + 1), width: m.width, font: font))
-                x += m.width
-                lineHasText = true
-            }
+        return TextLayout.runs(text, font: font, left: left, right: max(left + font.size * 2, area.maxX - theme.margin),
+                               top: originAtZero ? 0 : area.y, pitch: pitch, space: fm.measure(" ", font: font).width) {
+            fm.measure($0, font: font)
         }
-        return runs
     }
 
     /// A word converted in place (digitalEdit): typeset where its ink was, no ink left.
