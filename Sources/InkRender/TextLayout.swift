@@ -14,25 +14,28 @@ enum TextLayout {
         for (pi, para) in text.components(separatedBy: "\n").enumerated() {
             if pi > 0 { newLine() }
             for word in para.split(separator: " ", omittingEmptySubsequences: true) {
-                var w = String(word)
-                var m = measure(w)
+                let m = measure(String(word))
                 if lineHasText, x + space + m.width > right { newLine() }
                 if lineHasText { x += space }
-                // Break words wider than a whole line at character boundaries.
-                while m.width > right - x, w.count > 1 {
+                // A word wider than a whole line is cut at character boundaries, from its one
+                // measurement: measuring the rest again after every cut made a long word (a pasted
+                // block of 200,000 letters) quadratic, minutes to draw.
+                let chars = Array(word), boxes = m.glyphBoxes
+                var first = 0
+                func rest() -> Double { first == 0 ? m.width : first < boxes.count ? m.width - boxes[first].x : 0 }
+                while boxes.count == chars.count, rest() > right - x, chars.count - first > 1 {
+                    let base = boxes[first].x
                     var n = 0
-                    for (i, g) in m.glyphBoxes.enumerated() where x + g.maxX <= right { n = i + 1 }
+                    while first + n < boxes.count, x + boxes[first + n].maxX - base <= right { n += 1 }
                     n = max(n, lineHasText ? 0 : 1)
                     if n == 0 { newLine(); continue }
-                    let head = String(w.prefix(n))
-                    let hm = measure(head)
-                    runs.append(TextRun(text: head, x: x, baseline: top + pitch * Double(line + 1), width: hm.width, font: font))
+                    runs.append(TextRun(text: String(chars[first ..< first + n]), x: x, baseline: top + pitch * Double(line + 1),
+                                        width: boxes[first + n - 1].maxX - base, font: font))
                     newLine()
-                    w = String(w.dropFirst(n))
-                    m = measure(w)
+                    first += n
                 }
-                runs.append(TextRun(text: w, x: x, baseline: top + pitch * Double(line + 1), width: m.width, font: font))
-                x += m.width
+                runs.append(TextRun(text: String(chars[first...]), x: x, baseline: top + pitch * Double(line + 1), width: rest(), font: font))
+                x += rest()
                 lineHasText = true
             }
         }
