@@ -148,7 +148,11 @@ final class ClipboardFuzz: FuzzTarget {
             let again: Data
             do { again = try e.copyData(b) } catch let err as QuireError { throw Violation("copyData of the pasted block failed: \(err.message)") }
             do { try e.paste(data: again, at: Point(x: 20, y: 30)) } catch let err as QuireError {
-                throw Violation("the pasted block, copied again, does not paste: \(err.message)")
+                // Moved to another point, a box near the edge of the range a package holds may
+                // leave it: that refusal is right. Anything else means Quire wrote what it cannot read.
+                guard err.code == .invalidArgument, err.message.hasPrefix("cannot paste there") else {
+                    throw Violation("the pasted block, copied again, does not paste: \(err.message)")
+                }
             }
             try e.waitForIdle()
             try check("after pasting the copy again")

@@ -97,7 +97,7 @@ struct ModelSnapshot: Equatable {
                 if x.strokeIds != y.strokeIds { why.append("strokes \(x.strokeIds) / \(y.strokeIds)") }
                 if x.styles != y.styles { why.append("styles \(x.styles) / \(y.styles)") }
                 if x.candidates.map(\.label) != y.candidates.map(\.label) { why.append("candidates \(x.candidates.map(\.label)) / \(y.candidates.map(\.label))") }
-                if let (p, q) = zip(x.candidates, y.candidates).first(where: { abs($0.score - $1.score) > 1e-6 * max(1, abs($0.score)) }) {
+                if let (p, q) = zip(x.candidates, y.candidates).first(where: { abs($0.score - $1.score) > 1e-4 * max(1, abs($0.score)) }) {
                     why.append("scores \(p.label) \(p.score) / \(q.label) \(q.score)")
                 }
                 if !near(x.box, y.box) { why.append("box \(x.box) / \(y.box)") }

@@ -23,7 +23,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fuzzlib  # noqa: E402
-from fuzz_import import DEFAULT_DATA, REPO, read_jsonl_seeds  # noqa: E402
+from import_cases import DEFAULT_DATA, REPO, read_jsonl_seeds  # noqa: E402
 
 
 def handwriting_file(args):
