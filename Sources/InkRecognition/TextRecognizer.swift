@@ -231,7 +231,7 @@ public final class TextRecognizer: Sendable {
         func text(_ p: DecodedPath) -> String { String(p.classes.map { charset[$0 - 1] }) }
         func matches(_ s: String) -> Bool {
             guard let r = regex else { return true }
-            return r.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
+            return Self.matches(r, s)
         }
 
         // The language model reads text of its own charset order; a recognizer with another charset
@@ -409,6 +409,11 @@ public final class TextRecognizer: Sendable {
             }
         }
         return words
+    }
+
+    /// Whether `s` matches the (anchored) pattern of a recognition option.
+    static func matches(_ r: NSRegularExpression, _ s: String) -> Bool {
+        r.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
     }
 
     private func box(frames r: Range<Int>, ink: PreprocessedInk) -> BoundingBox? {
