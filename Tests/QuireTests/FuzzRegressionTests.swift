@@ -340,3 +340,20 @@ extension FuzzRegressionTests {
         #expect(f.part.model.strokes.isEmpty && f.part.model.root.childIds.isEmpty)
     }
 }
+
+extension FuzzRegressionTests {
+    /// fuzz_import.py --kind inkml: a byte of Quire's own export damaged into an element name
+    /// that is not UTF-8 ("<\xDBannotation>") made Foundation's XML parser trap.
+    @Test func inkmlNamesThatAreNotUTF8AreRefused() throws {
+        for bytes in [Array("<ink><".utf8) + [0xDB] + Array("x/><trace>1 2</trace></ink>".utf8),
+                      Array("<ink><trace a".utf8) + [0xDB] + Array("=\"1\">1 2</trace></ink>".utf8)] {
+            let e = #expect(throws: QuireError.self) { _ = try InkMLReader.read(Data(bytes)) }
+            #expect(e?.code == .importError)
+        }
+        // Declared in another encoding, the same byte is a letter (Û) and reads.
+        let latin = Array("<?xml version='1.0' encoding='ISO-8859-1'?><ink><".utf8) + [0xDB] + Array("x/><trace>1 2, 3 4</trace></ink>".utf8)
+        #expect(try InkMLReader.read(Data(latin)).count == 1)
+        let utf16 = try #require("<ink><trace>1 2, 3 4</trace></ink>".data(using: .utf16))
+        #expect(try InkMLReader.read(utf16).count == 1)
+    }
+}
