@@ -231,7 +231,7 @@ public final class TextRecognizer: Sendable {
         func text(_ p: DecodedPath) -> String { String(p.classes.map { charset[$0 - 1] }) }
         func matches(_ s: String) -> Bool {
             guard let r = regex else { return true }
-            return r.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
+            return Self.matches(r, s)
         }
 
         // The language model reads text of its own charset order; a recognizer with another charset
@@ -409,6 +409,19 @@ public final class TextRecognizer: Sendable {
             }
         }
         return words
+    }
+
+    /// Whether `s` matches, giving up (no match) after a fixed amount of work: a pattern with
+    /// nested repetition ("(\w+\s?)+\d", a kiosk field's own configuration) backtracks
+    /// exponentially on a line that cannot match, and reading two lines of words took minutes.
+    /// The work is counted in the regex engine's progress calls (steps, not time: the same line
+    /// gives the same answer every time); an ordinary pattern never makes one.
+    static func matches(_ r: NSRegularExpression, _ s: String) -> Bool {
+        var found = false, work = 0
+        r.enumerateMatches(in: s, options: [.reportProgress], range: NSRange(s.startIndex..., in: s)) { m, _, stop in
+            if m != nil { found = true; stop.pointee = true } else { work += 1; if work >= 16 { stop.pointee = true } }
+        }
+        return found
     }
 
     private func box(frames r: Range<Int>, ink: PreprocessedInk) -> BoundingBox? {

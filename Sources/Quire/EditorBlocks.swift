@@ -317,6 +317,16 @@ extension Editor {
             }
             changes.append(.block(old: nil, new: nb))
         }
+        // Ink moved past ±21 km (Int32 hundredths of a millimetre) would wrap around to the
+        // other end of the page; like a box out of range, that place is refused.
+        let qx = Int64(InkStroke.quantize(dx)), qy = Int64(InkStroke.quantize(dy))
+        for s in payload.strokes {
+            let b = s.unitBounds
+            guard Int64(b.minX) + qx >= Int64(Int32.min), Int64(b.maxX) + qx <= Int64(Int32.max),
+                  Int64(b.minY) + qy >= Int64(Int32.min), Int64(b.maxY) + qy <= Int64(Int32.max) else {
+                throw QuireError(.invalidArgument, "cannot paste there: stroke '\(s.id)' would leave the range of coordinates")
+            }
+        }
         for s in payload.strokes {
             var ns = s.translated(dx: dx, dy: dy)
             ns.id = strokeIds[s.id]!

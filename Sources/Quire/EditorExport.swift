@@ -169,6 +169,11 @@ extension Editor {
 /// Reads InkML (W3C) traces: X, Y (mm unless units say otherwise), optional T and F channels.
 public enum InkMLReader {
     public static func read(_ data: Data) throws -> [ImportedTrace] {
+        // Foundation's parser traps on an element or attribute name that is not UTF-8 (libxml2
+        // hands it over as it is): a document read as UTF-8 must be UTF-8.
+        if !declaresOtherEncoding(data), String(validating: data, as: UTF8.self) == nil {
+            throw QuireError(.importError, "InkML is not valid UTF-8 (and declares no other encoding)")
+        }
         let delegate = InkMLParserDelegate()
         // Fed as a stream, libxml2 reads the document in chunks: handed over whole, a document
         // over 10 MB fails as "huge input lookup" (error 1), and Quire's own InkML export of
@@ -184,6 +189,22 @@ public enum InkMLReader {
         guard delegate.sawInk else { throw QuireError(.importError, "not an InkML document (no <ink> element)") }
         guard delegate.current == nil, delegate.depth == 0 else { throw QuireError(.importError, "InkML document is truncated") }
         return delegate.traces
+    }
+}
+
+extension InkMLReader {
+    /// True for UTF-16 (a byte-order mark, or "<" as two bytes) and for an XML declaration naming
+    /// an encoding other than UTF-8: libxml2 converts those to UTF-8 itself.
+    static func declaresOtherEncoding(_ data: Data) -> Bool {
+        let head = [UInt8](data.prefix(200))
+        if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0x3C, 0x00]) || head.starts(with: [0x00, 0x3C]) {
+            return true
+        }
+        guard head.starts(with: Array("<?xml".utf8)), let end = head.firstIndex(of: UInt8(ascii: ">")) else { return false }
+        let decl = String(decoding: head[..<end], as: UTF8.self).lowercased().replacingOccurrences(of: "'", with: "\"")
+        guard let r = decl.range(of: "encoding=\"") else { return false }
+        let name = decl[r.upperBound...].prefix { $0 != "\"" }
+        return name != "utf-8" && name != "utf8"
     }
 }
 

@@ -50,7 +50,9 @@ struct StrokeGrid {
     private static func keys(_ x0: Int64, _ y0: Int64, _ x1: Int64, _ y1: Int64) -> [Int64] {
         func c(_ v: Int64) -> Int64 { v >= 0 ? v / cell : -((-v + cell - 1) / cell) }
         let cx0 = c(x0), cx1 = c(x1), cy0 = c(y0), cy1 = c(y1)
-        guard cx1 - cx0 < 2000, cy1 - cy0 < 2000 else { return [Int64.min] }  // huge strokes share one bucket
+        // Huge strokes share one bucket; so do strokes whose coordinates wrapped past Int32 when
+        // they moved (max below min: a range of cells would trap).
+        guard cx0 <= cx1, cy0 <= cy1, cx1 - cx0 < 2000, cy1 - cy0 < 2000 else { return [Int64.min] }
         var out: [Int64] = []
         out.reserveCapacity(Int((cx1 - cx0 + 1) * (cy1 - cy0 + 1)))
         for x in cx0...cx1 { for y in cy0...cy1 { out.append((x << 32) ^ (y & 0xFFFF_FFFF)) } }
@@ -71,6 +73,9 @@ struct StrokeGrid {
     private static func insert(_ s: InkStroke, into l: inout Layer) {
         let (keys, x0, y0, x1, y1) = localKeys(s, l)
         for key in keys { l.cells[key, default: []].insert(s.id) }
+        if x0 > x1 || y0 > y1 {  // wrapped: it may be anywhere
+            l.minX = min(l.minX, -(1 << 40)); l.minY = min(l.minY, -(1 << 40)); l.maxX = max(l.maxX, 1 << 40); l.maxY = max(l.maxY, 1 << 40)
+        }
         l.minX = min(l.minX, x0); l.minY = min(l.minY, y0); l.maxX = max(l.maxX, x1); l.maxY = max(l.maxY, y1)
     }
 

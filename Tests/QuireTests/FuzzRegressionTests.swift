@@ -316,3 +316,48 @@ extension FuzzRegressionTests {
         #expect(text.words.map(\.label) == ["w0"], "the pasted child is read where it landed")
     }
 }
+
+extension FuzzRegressionTests {
+    /// quire-fuzz clipboard: a pasted stroke near the edge of the coordinate range (±21 km)
+    /// moved past it, wrapped round to the other end, and the stroke grid trapped on its bounds
+    /// (max below min). Such a paste is now refused, and the grid files a wrapped stroke anyway.
+    @Test func inkMovedPastTheCoordinateRangeIsRefusedAndNeverTraps() throws {
+        // 6.47 mm below Int32.max hundredths of a millimetre.
+        let far = InkStroke(id: "s1", samples: [InkSample(x: 21_474_830, y: 10, t: 0, f: 0.5), InkSample(x: 21_474_830.05, y: 12, t: 5, f: 0.5)])
+        var grid = StrokeGrid()
+        var wrapped = far
+        wrapped.translate(unitsX: 645, unitsY: 0)  // its left end reaches Int32.max, its right end wraps
+        #expect(wrapped.unitBounds.minX > wrapped.unitBounds.maxX, "the move wrapped")
+        grid.insert(wrapped)
+        #expect(grid.candidates(Rect(x: -1e9, y: -1e9, width: 2e9, height: 2e9)).contains("s1"))
+
+        struct Envelope: Codable { var format: String; var version: Int; var blocks: [BlockData]; var strokes: Data; var images: [String: Data] }
+        var stroke = far
+        stroke.blockId = "t"
+        // The block's box at the page's left edge, its ink far right: pasted 26 mm right of the
+        // edge, the ink would move past the end of the range.
+        let block = BlockData(id: "t", type: "Text", box: Rect(x: 0, y: 0, width: 30, height: 20))
+        let data = try JSONEncoder().encode(Envelope(format: "quire-block", version: 1, blocks: [block], strokes: StrokeCodec.encode([stroke]), images: [:]))
+        let f = try Fixture()
+        let e = #expect(throws: QuireError.self) { try f.editor.paste(data: data, at: Point(x: 100, y: 10)) }
+        #expect(e?.code == .invalidArgument)
+        #expect(f.part.model.strokes.isEmpty && f.part.model.root.childIds.isEmpty)
+    }
+}
+
+extension FuzzRegressionTests {
+    /// fuzz_import.py --kind inkml: a byte of Quire's own export damaged into an element name
+    /// that is not UTF-8 ("<\xDBannotation>") made Foundation's XML parser trap.
+    @Test func inkmlNamesThatAreNotUTF8AreRefused() throws {
+        for bytes in [Array("<ink><".utf8) + [0xDB] + Array("x/><trace>1 2</trace></ink>".utf8),
+                      Array("<ink><trace a".utf8) + [0xDB] + Array("=\"1\">1 2</trace></ink>".utf8)] {
+            let e = #expect(throws: QuireError.self) { _ = try InkMLReader.read(Data(bytes)) }
+            #expect(e?.code == .importError)
+        }
+        // Declared in another encoding, the same byte is a letter (Û) and reads.
+        let latin = Array("<?xml version='1.0' encoding='ISO-8859-1'?><ink><".utf8) + [0xDB] + Array("x/><trace>1 2, 3 4</trace></ink>".utf8)
+        #expect(try InkMLReader.read(Data(latin)).count == 1)
+        let utf16 = try #require("<ink><trace>1 2, 3 4</trace></ink>".data(using: .utf16))
+        #expect(try InkMLReader.read(utf16).count == 1)
+    }
+}
