@@ -50,13 +50,15 @@ let package = Package(
                           dependencies: ["Quire", "QuireApp", "QuireTools", "InkRecognition", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
         .executableTarget(name: "QuireFuzz", dependencies: ["Quire", "QuireApp", "QuireTools", "InkRecognition"], swiftSettings: strict),
+        // Helpers shared by the test targets (temporary folders, error expectations, fixtures); tests only.
+        .target(name: "QuireTestSupport", dependencies: ["InkModel"], path: "Tests/QuireTestSupport", swiftSettings: strict),
         .testTarget(name: "InkModelTests",
-                    dependencies: ["InkModel", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: strict),
-        .testTarget(name: "InkRecognitionTests", dependencies: ["InkRecognition", "QuireTools"], swiftSettings: strict),
+                    dependencies: ["InkModel", "QuireTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: strict),
+        .testTarget(name: "InkRecognitionTests", dependencies: ["InkRecognition", "QuireTools", "QuireTestSupport"], swiftSettings: strict),
         .testTarget(name: "InkRenderTests", dependencies: ["InkRender", "InkModel", "QuireTools"], exclude: ["Golden"], swiftSettings: strict),
-        .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireApp", "QuireTools", "quire", "CCairo", "CX11"], exclude: ["Fixtures"],
+        .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireApp", "QuireTools", "QuireTestSupport", "quire", "CCairo", "CX11"], exclude: ["Fixtures"],
                     swiftSettings: strict),
         // X11 harness (Xvfb / Xorg+inputtest), window tests of `quire edit`, install test.
-        .testTarget(name: "QuireAppTests", dependencies: ["quire", "QuireApp", "InkModel", "CX11", "CCairo"], swiftSettings: strict),
+        .testTarget(name: "QuireAppTests", dependencies: ["quire", "QuireApp", "InkModel", "QuireTestSupport", "CX11", "CCairo"], swiftSettings: strict),
     ]
 )
