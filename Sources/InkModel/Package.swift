@@ -279,6 +279,8 @@ public final class ContentPart {
 
     public var id: String { model.id }
     public var type: String { model.type }
+    /// The part's kind (`type` as a Swift type).
+    public var kind: PartType { model.kind }
 
     /// Part metadata, persisted with the package. The getter returns the live set; assigning
     /// copies the new set's values in (the SDK's `let md = part.metadata; …; part.metadata = md`

@@ -28,7 +28,7 @@ extension Editor {
 
     func baselines(of b: BlockData) -> [Double] {
         let g = guides
-        guard g.enabled, b.type == "Text" else { return [] }
+        guard g.enabled, b.kind == .text else { return [] }
         let top = b.box.isEmpty ? 0 : b.box.y
         let bottom = b.box.isEmpty ? contentBox.maxY : b.box.maxY
         // The renderer's rule, in integers of spacing so rounding never adds or drops a line.
