@@ -90,7 +90,7 @@ public final class ContentPackage {
     }
 
     static func tempFolder(for path: String, configuration: Configuration) throws -> String {
-        let custom = try configuration.getString("content-package.temp-folder", default: "")
+        let custom = try ConfigKey<String>.packageTempFolder.read(configuration)
         let base = URL(fileURLWithPath: path).lastPathComponent
         if custom.isEmpty { return path + "-files" }
         // Packages with the same name in different folders share the custom folder: the path's
@@ -105,9 +105,9 @@ public final class ContentPackage {
 
     static func limits(_ configuration: Configuration) -> ArchiveLimits {
         ArchiveLimits(
-            maxEntries: (try? configuration.getInteger("content-package.max-entries", default: 10_000)) ?? 10_000,
-            maxTotalSize: (try? configuration.getInteger("content-package.max-uncompressed-size", default: 512 << 20)) ?? 512 << 20,
-            maxEntrySize: (try? configuration.getInteger("content-package.max-entry-size", default: 256 << 20)) ?? 256 << 20)
+            maxEntries: configuration[.packageMaxEntries],
+            maxTotalSize: configuration[.packageMaxUncompressedSize],
+            maxEntrySize: configuration[.packageMaxEntrySize])
     }
 
     private func load() throws {

@@ -107,12 +107,12 @@ extension Editor {
             throw QuireError(.imageError, "images must be image/png or image/jpeg, not \(mimeType.typeName)")
         }
         guard point.x.isFinite, point.y.isFinite else { throw QuireError(.invalidArgument, "addImage: point must be finite") }
-        let maxBytes = (try? configuration.getInteger("image.max-file-size", default: 32 << 20)) ?? 32 << 20
+        let maxBytes = configuration[.imageMaxFileSize]
         let data: Data
         do { data = try FileIO.readFile(file, maxBytes: maxBytes) } catch let e as QuireError {
             throw QuireError(.imageError, "cannot add image '\(file)': \(e.message)")
         }
-        let maxPixels = (try? configuration.getNumber("image.max-pixels", default: 40_000_000)) ?? 40_000_000
+        let maxPixels = configuration[.imageMaxPixels]
         let size = try ImageHeader.size(of: data, mimeType: mimeType, file: file)
         guard Double(size.width) * Double(size.height) <= maxPixels else {
             throw QuireError(.imageError, "image '\(file)' is \(size.width)x\(size.height) pixels, more than image.max-pixels (\(String(format: "%.0f", maxPixels)))")

@@ -54,9 +54,8 @@ extension Editor {
     /// The gesture kinds enabled for the attached part's type: `gesture.enable` and the
     /// `<part type>.pen.gestures` list.
     func enabledGestures(_ m: PartModel) -> Set<GestureKind> {
-        guard gesturesAllowed, (try? configuration.getBoolean("gesture.enable", default: true)) ?? true else { return [] }
-        let key = PartModel.configPrefix(m.type) + ".pen.gestures"
-        let names = (try? configuration.getStringArray(key, default: [])) ?? []
+        guard gesturesAllowed, configuration[.gestureEnable] else { return [] }
+        let names = configuration[.penGestures(m.kind)]
         return Set(GestureKind.allCases.filter { names.contains($0.configName) })
     }
 

@@ -13,7 +13,7 @@ public struct Guides: Equatable, Sendable {
 extension Editor {
     /// The editor's guide settings, read live from its configuration.
     public var guides: Guides {
-        Guides(enabled: (try? configuration.getBoolean("text.guides.enable", default: true)) ?? true, spacing: guideSpacing)
+        Guides(enabled: configuration[.textGuidesEnable], spacing: guideSpacing)
     }
 
     /// The baselines of a Text block, in model millimetres from the top of the part, top to bottom:

@@ -226,14 +226,14 @@ extension Editor {
     /// `text.guides.spacing`; under 0.5 mm or over a metre (block boxes would leave the range a
     /// package holds, and areas around a gesture overflow) the default 10.
     var guideSpacing: Double {
-        let s = (try? configuration.getNumber("text.guides.spacing", default: 10)) ?? 10
+        let s = configuration[.textGuidesSpacing]
         return s > 0.5 && s <= 1000 ? s : 10
     }
 
     /// `text-document.block-spacing`, kept within 0...1000 mm: a negative gap would make the flow
     /// push a block down onto the one above it forever.
     var blockSpacing: Double {
-        let g = (try? configuration.getNumber("text-document.block-spacing", default: 4)) ?? 4
+        let g = configuration[.textDocumentBlockSpacing]
         return g.isNaN ? 4 : max(0, min(1000, g))
     }
 
@@ -250,7 +250,7 @@ extension Editor {
     func erase(_ p: inout ActivePointer, from a: InkSample, to b: InkSample, model m: PartModel) {
         let radius = max(0.5, 4 / viewTransform.scale * pixelsPerMillimetre / 3.78)
         let seg = Rect(x: min(a.x, b.x) - radius, y: min(a.y, b.y) - radius, width: abs(a.x - b.x) + 2 * radius, height: abs(a.y - b.y) + 2 * radius)
-        let precise = (try? configuration.getBoolean(PartModel.configPrefix(m.type) + ".eraser.erase-precisely", default: false)) ?? false
+        let precise = configuration[.erasePrecisely(m.kind)]
         for id in grid.candidates(seg) {
             guard let s = m.strokes[id], s.bounds.insetBy(dx: -radius, dy: -radius).intersects(seg) else { continue }
             var hit = [Bool](repeating: false, count: s.count)
@@ -338,7 +338,7 @@ extension Editor {
         if let last = lastTap, time - last.t <= 400, time >= last.t, hypot(p.x - last.p.x, p.y - last.p.y) * viewTransform.scale <= 24,
            last.blockId == blockId {
             lastTap = nil
-            guard (try? configuration.getBoolean("convert.convert-on-double-tap", default: true)) ?? true else { return }
+            guard configuration[.convertOnDoubleTap] else { return }
             let target = blockId.flatMap { getBlockById($0) } ?? (m.kind == .textDocument ? nil : rootBlock)
             guard let target, Self.recognizable(target.type) else { return }
             do { try convert(target, targetState: .digitalEdit) } catch let e as QuireError {

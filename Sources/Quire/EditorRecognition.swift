@@ -112,7 +112,7 @@ extension Editor {
             case .stringArray, nil: options[k] = ""
             }
         }
-        let guides = (try? configuration.getBoolean("text.guides.enable", default: true)) ?? true
+        let guides = configuration[.textGuidesEnable]
         return RecognitionRequest(blockId: blockId, blockType: b.type, box: b.box, strokes: m.strokes(inBlock: blockId),
                                   guideSpacing: guides ? guideSpacing : nil, options: options)
     }

@@ -11,11 +11,11 @@ extension Editor {
         syncTextLayout()
         var s = RenderState(transform: viewTransform, viewWidth: viewSize?.width ?? 1, viewHeight: viewSize?.height ?? 1,
                             selectedBlockIds: selection,
-                            guides: (try? configuration.getBoolean("text.guides.enable", default: true)) ?? true,
+                            guides: configuration[.textGuidesEnable],
                             guideSpacing: guideSpacing,
-                            pressure: (try? configuration.getBoolean("renderer.ink.pressure", default: true)) ?? true,
-                            debugBoxes: (try? configuration.getBoolean("renderer.debug.boxes", default: false)) ?? false)
-        s.prediction = (try? configuration.getBoolean("renderer.prediction.enable", default: false)) ?? false
+                            pressure: configuration[.rendererInkPressure],
+                            debugBoxes: configuration[.rendererDebugBoxes])
+        s.prediction = configuration[.rendererPredictionEnable]
         for k in pointers.keys.sorted() {
             let p = pointers[k]!
             switch p.tool {

@@ -137,20 +137,19 @@ public final class AppWindow: EditorDelegate {
         editor.pixelsPerMillimetre = dpi / 25.4
         router = InputRouter(editor: editor)
         let conf = editor.configuration
-        autosaveIdle = max(0.5, (try? conf.getNumber("app.autosave.idle-seconds", default: 3)) ?? 3)
-        exitChord = ((try? conf.getString("app.kiosk.exit-chord", default: "ctrl+alt+shift+q")) ?? "ctrl+alt+shift+q").lowercased()
-        router.palmRejection = (try? conf.getBoolean("input.palm-rejection.enable", default: true)) ?? true
-        router.palmTimeoutMs = Int64((try? conf.getInteger("input.palm-rejection.timeout-ms", default: 600)) ?? 600)
-        overrides = DeviceClassifier.overrides((try? conf.getStringArray("input.devices", default: [])) ?? [])
+        autosaveIdle = max(0.5, conf[.appAutosaveIdleSeconds])
+        exitChord = conf[.appKioskExitChord].lowercased()
+        router.palmRejection = conf[.inputPalmRejectionEnable]
+        router.palmTimeoutMs = Int64(conf[.inputPalmRejectionTimeoutMs])
+        overrides = DeviceClassifier.overrides(conf[.inputDevices])
         if options.kiosk {
             size = x.screenSize
         } else {
             let s = x.screenSize
             size = (min(max(320, options.width), max(320, s.width)), min(max(240, options.height), max(240, s.height)))
         }
-        for (type, key, def) in [(PointerType.mouse, "input.mouse-tool", "pen"), (.touch, "input.touch-tool", "hand")] {
-            let name = (try? conf.getString(key, default: def)) ?? def
-            editor.toolController.setTool(Tool(rawValue: name) ?? (def == "pen" ? .pen : .hand), for: type)
+        for (type, key) in [(PointerType.mouse, ConfigKey<String>.inputMouseTool), (.touch, .inputTouchTool)] {
+            editor.toolController.setTool(Tool(rawValue: conf[key]) ?? (type == .mouse ? .pen : .hand), for: type)
         }
         router.onError = { FileHandle.standardError.write(Data("quire: input: \($0)\n".utf8)) }
     }
@@ -620,7 +619,7 @@ public final class AppWindow: EditorDelegate {
     private func setTool(_ tool: Tool) {
         currentTool = tool
         editor.toolController.setTool(tool, for: .pen)
-        if ((try? editor.configuration.getString("input.mouse-tool", default: "pen")) ?? "pen") == "pen" {
+        if editor.configuration[.inputMouseTool] == "pen" {
             editor.toolController.setTool(tool, for: .mouse)
         }
     }
