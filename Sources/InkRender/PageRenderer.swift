@@ -118,10 +118,10 @@ public final class PageRenderer {
             cr.save()
             if isDragged { cr.translate(drag.x, drag.y) }
             let area = b.box.isEmpty ? canvas : b.box
-            if b.type == "Text", state.guides, state.guideSpacing > 0, area.intersects(cull) || b.box.isEmpty {
+            if b.kind == .text, state.guides, state.guideSpacing > 0, area.intersects(cull) || b.box.isEmpty {
                 drawGuides(cr, block: b, area: area, spacing: state.guideSpacing, visible: cull, scale: scale * deviceScale)
             }
-            if b.type == "Image", !b.box.isEmpty, b.box.intersects(cull) { drawImage(cr, block: b, part: part) }
+            if b.kind == .image, !b.box.isEmpty, b.box.intersects(cull) { drawImage(cr, block: b, part: part) }
             if !options.skipText { drawText(cr, block: b, spacing: state.guideSpacing) }
             drawDecorations(cr, block: b, scale: scale * deviceScale)
             if options.fastInk { cr.setAntialias(.fast) }
@@ -471,7 +471,7 @@ public final class PageRenderer {
 
     /// Words carry no baseline: in Text blocks it is the guide nearest the word's bottom, else the bottom.
     private func wordBaseline(_ w: RecognizedWord, block b: BlockData, state: RenderState) -> Double {
-        guard b.type == "Text", state.guideSpacing > 0 else { return w.box.maxY }
+        guard b.kind == .text, state.guideSpacing > 0 else { return w.box.maxY }
         let origin = b.box.isEmpty ? 0 : b.box.y
         let k = ((w.box.maxY - origin) / state.guideSpacing).rounded()
         let y = origin + k * state.guideSpacing

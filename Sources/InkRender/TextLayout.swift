@@ -295,7 +295,7 @@ public struct TextLayout: Sendable {
         let origin = b.box.isEmpty ? 0 : b.box.y
         func inkBaseline(_ w: RecognizedWord) -> Double {
             let bottom = w.baselineEstimate
-            if b.type == "Text", guideSpacing > 0 {
+            if b.kind == .text, guideSpacing > 0 {
                 let y = origin + ((bottom - origin) / guideSpacing).rounded() * guideSpacing
                 if abs(y - bottom) < guideSpacing / 2 { return y }
             }
