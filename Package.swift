@@ -41,7 +41,7 @@ let package = Package(
         // build of them (a function attribute, not a compiler flag); InkRecognition picks one at run time.
         .target(name: "CInkKernels", cSettings: optimizeCInDebug),
         .target(name: "InkRender", dependencies: ["InkModel", "CCairo", "CJPEG"], swiftSettings: strict),
-        .target(name: "Quire", dependencies: ["InkModel", "InkRecognition", "InkRender", "CCairo", "CX11"],
+        .target(name: "Quire", dependencies: ["InkModel", "InkRecognition", "InkRender"],
                 swiftSettings: strict),
         .target(name: "QuireApp", dependencies: ["Quire", "CX11", "CCairo"], swiftSettings: strict),
         // Evaluation, benchmarks and synthetic data: for the CLI and the fuzzer, not in the `Quire` product.
