@@ -54,16 +54,14 @@ public final class AppWindow: EditorDelegate {
         editor.pixelsPerMillimetre = dpi / 25.4
         view = EditorView(editor: editor, renderer: renderer, scale: scale)
         let conf = editor.configuration
-        session.autosaveIdle = max(0.5, (try? conf.getNumber("app.autosave.idle-seconds", default: 3)) ?? 3)
-        keyMap = KeyMap(kiosk: options.kiosk,
-                        exitChord: (try? conf.getString("app.kiosk.exit-chord", default: "ctrl+alt+shift+q")) ?? "ctrl+alt+shift+q")
-        view.router.palmRejection = (try? conf.getBoolean("input.palm-rejection.enable", default: true)) ?? true
-        view.router.palmTimeoutMs = Int64((try? conf.getInteger("input.palm-rejection.timeout-ms", default: 600)) ?? 600)
+        session.autosaveIdle = max(0.5, conf[.appAutosaveIdleSeconds])
+        keyMap = KeyMap(kiosk: options.kiosk, exitChord: conf[.appKioskExitChord])
+        view.router.palmRejection = conf[.inputPalmRejectionEnable]
+        view.router.palmTimeoutMs = Int64(conf[.inputPalmRejectionTimeoutMs])
         let s = display.screenSize
         size = options.kiosk ? s : (min(max(320, options.width), max(320, s.width)), min(max(240, options.height), max(240, s.height)))
-        for (type, key, def) in [(PointerType.mouse, "input.mouse-tool", "pen"), (.touch, "input.touch-tool", "hand")] {
-            let name = (try? conf.getString(key, default: def)) ?? def
-            editor.toolController.setTool(Tool(rawValue: name) ?? (def == "pen" ? .pen : .hand), for: type)
+        for (type, key) in [(PointerType.mouse, ConfigKey<String>.inputMouseTool), (.touch, .inputTouchTool)] {
+            editor.toolController.setTool(Tool(rawValue: conf[key]) ?? (type == .mouse ? .pen : .hand), for: type)
         }
         view.router.onError = { FileHandle.standardError.write(Data("quire: input: \($0)\n".utf8)) }
 
@@ -78,7 +76,7 @@ public final class AppWindow: EditorDelegate {
         popupWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
         clipboard = display.makeClipboard(window: top)
         events = display.makeEventSource(top: top, clipboard: clipboard)
-        events.overrides = DeviceClassifier.overrides((try? conf.getStringArray("input.devices", default: [])) ?? [])
+        events.overrides = DeviceClassifier.overrides(conf[.inputDevices])
 
         toolbar = ToolbarController(layout: layout, window: toolbarWindow)
         toolbar.showQuietly((warnings + [session.openingNote]).filter { !$0.isEmpty }.joined(separator: " "), seconds: 8)

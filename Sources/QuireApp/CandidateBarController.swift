@@ -44,13 +44,13 @@ final class CandidateBarController {
 
     /// Pen-up, tap or gesture in a block: the bar follows it when it is a Text block.
     func follow(_ block: ContentBlock?) {
-        if let block, block.type == "Text" { activeBlockId = block.id }
+        if let block, block.kind == .text { activeBlockId = block.id }
     }
 
     /// The block the bar shows: the selected Text block, else the one last written in.
     private func barBlock() -> ContentBlock? {
-        if let id = editor.selection.sorted().first, let b = editor.getBlockById(id), b.type == "Text" { return b }
-        if let id = activeBlockId, let b = editor.getBlockById(id), b.isValid, b.type == "Text" { return b }
+        if let id = editor.selection.sorted().first, let b = editor.getBlockById(id), b.kind == .text { return b }
+        if let id = activeBlockId, let b = editor.getBlockById(id), b.isValid, b.kind == .text { return b }
         return nil
     }
 

@@ -123,7 +123,7 @@ final class CommandDispatcher {
     private func setTool(_ tool: Tool) {
         currentTool = tool
         editor.toolController.setTool(tool, for: .pen)
-        if ((try? editor.configuration.getString("input.mouse-tool", default: "pen")) ?? "pen") == "pen" {
+        if editor.configuration[.inputMouseTool] == "pen" {
             editor.toolController.setTool(tool, for: .mouse)
         }
     }
@@ -137,14 +137,14 @@ final class CommandDispatcher {
             // An empty Text block below everything; typing fills it.
             let bottom = editor.rootBlock?.children.map(\.box.maxY).max() ?? 0
             let at = editor.viewTransform.apply(Point(x: 5, y: bottom + 6))
-            let b = try editor.addBlock(at: at, type: "Text")
+            let b = try editor.addBlock(at: at, type: BlockType.text.rawValue)
             editor.setSelection([b.id])
             show("Type to add text to the new block.")
         } catch { show("Cannot add a text block: \(Self.message(error))") }
     }
 
     private func type(_ text: String) {
-        guard editor.part?.type == "Text Document" else { return }
+        guard editor.part?.kind == .textDocument else { return }
         guard text != "\u{8}" || selectedBlock() != nil else { return }
         do {
             let b = try editor.typeText(text, into: selectedBlock())
@@ -207,7 +207,7 @@ final class CommandDispatcher {
             default:
                 let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
                 guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { show("The clipboard text is empty."); return }
-                _ = try editor.addBlock(at: p, type: "Text", mimeType: .text, data: text)
+                _ = try editor.addBlock(at: p, type: BlockType.text.rawValue, mimeType: .text, data: text)
             }
         } catch { show("Cannot paste: \(Self.message(error))") }
     }

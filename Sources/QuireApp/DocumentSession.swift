@@ -27,10 +27,10 @@ final class DocumentSession {
         var chosen: ContentPart?
         for i in 0..<pkg.partCount {
             let p = try pkg.part(at: i)
-            if p.type == "Text Document" { chosen = p; break }
+            if p.kind == .textDocument { chosen = p; break }
             if chosen == nil { chosen = p }
         }
-        part = try chosen ?? pkg.createPart(type: "Text Document")
+        part = try chosen ?? pkg.createPart(type: PartType.textDocument.rawValue)
         package = pkg
         openingNote = pkg.recoveredFromTemp ? "Recovered unsaved changes after an unclean exit." : ""
     }

@@ -38,7 +38,7 @@ final class PopupController {
             wordHasInk = !ws[word.index].strokeIds.isEmpty
             hasCandidates = !ws[word.index].candidates.isEmpty
         }
-        let recognizable = block.map { ["Text", "Math", "Diagram"].contains($0.type) } ?? false
+        let recognizable = block.map { [BlockType.text, .math, .diagram].contains($0.kind) } ?? false
         var items: [OverlayMenu.Item] = [
             .init(label: "Copy", action: .copy, enabled: block != nil),
             .init(label: "Paste", action: .paste(at: p), enabled: true),

@@ -44,10 +44,10 @@ public func makeAppEngine(warn: (String) -> Void) throws -> Engine {
             warn("ignoring \(userFile): \(e.message)")
         }
     }
-    if (try? engine.configuration.getString("content-package.temp-folder", default: "")) ?? "" == "" {
+    if engine.configuration[.packageTempFolder].isEmpty {
         let dir = XDG.stateDir + "/autosave"
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try engine.configuration.setString(dir, forKey: "content-package.temp-folder")
+        try engine.configuration.setString(dir, forKey: ConfigKey<String>.packageTempFolder.name)
     }
     return engine
 }

@@ -1,4 +1,3 @@
-import CCairo
 import Foundation
 import InkModel
 
@@ -40,6 +39,8 @@ public struct OverlayMenuRow: Equatable, Sendable {
 public enum OverlayPainter {
     /// One scratch context for measuring, made on first use (the overlays run on the X thread only).
     nonisolated(unsafe) private static var scratch: CairoContext?
+    private static let regular = FontSpec(family: "DejaVu Sans")
+    private static let bold = FontSpec(family: "DejaVu Sans", bold: true)
 
     /// The advance width of a label at a font size (pixels).
     public static func textWidth(_ text: String, size: Double) -> Double {
@@ -47,50 +48,48 @@ public enum OverlayPainter {
         defer { CairoText.unlock() }
         if scratch == nil, let s = try? CairoSurface(width: 1, height: 1) {
             let c = CairoContext(s)
-            applyFont(c.raw)
+            prepare(c)
             scratch = c
         }
-        guard let c = scratch?.raw else { return Double(text.count) * size * 0.6 }
-        cairo_set_font_size(c, size)
-        var e = cairo_text_extents_t()
-        cairo_text_extents(c, text, &e)
-        return e.x_advance
+        guard let c = scratch else { return Double(text.count) * size * 0.6 }
+        c.setFontSize(size)
+        return c.textExtents(text).xAdvance
     }
 
     /// Paints the candidates bar: a framed strip with one rounded box per word.
     public static func drawCandidateBar(on surface: CairoSurface, width: Double, height: Double, scale: Double,
                                         items: [OverlayBarItem], fontSize: Double, theme: Theme) {
         draw(on: surface) { c in
-            cairo_rectangle(c, 0, 0, width, height)
-            cairo_set_source_rgb(c, 0.94, 0.95, 0.97)
-            cairo_fill(c)
-            cairo_set_source_rgb(c, 0.72, 0.75, 0.8)
-            cairo_set_line_width(c, max(1, scale))
-            cairo_rectangle(c, 0.5, 0.5, width - 1, height - 1)
-            cairo_stroke(c)
+            c.rectangle(0, 0, width, height)
+            c.setSourceRGB(0.94, 0.95, 0.97)
+            c.fill()
+            c.setSourceRGB(0.72, 0.75, 0.8)
+            c.setLineWidth(max(1, scale))
+            c.rectangle(0.5, 0.5, width - 1, height - 1)
+            c.stroke()
             let sel = theme.selectionColor
             for it in items {
                 let f = it.frame
-                PageRenderer.roundedRect(c, f, radius: 4 * scale)
+                c.roundedRect(f, radius: 4 * scale)
                 if it.selected {
-                    cairo_set_source_rgb(c, sel.r, sel.g, sel.b)
+                    c.setSourceRGB(sel.r, sel.g, sel.b)
                 } else if it.changed {
-                    cairo_set_source_rgb(c, 1.0, 0.84, 0.5)
+                    c.setSourceRGB(1.0, 0.84, 0.5)
                 } else {
-                    cairo_set_source_rgb(c, 1, 1, 1)
+                    c.setSourceRGB(1, 1, 1)
                 }
-                cairo_fill(c)
+                c.fill()
                 let g = it.selected ? 1.0 : 0.1
-                cairo_set_source_rgb(c, g, g, g)
+                c.setSourceRGB(g, g, g)
                 show(c, it.label, in: f, size: fontSize, centered: true)
                 if it.underline {
-                    cairo_rectangle(c, f.x + 5 * scale, f.maxY - 4 * scale, f.width - 10 * scale, max(1, scale))
-                    cairo_fill(c)
+                    c.rectangle(f.x + 5 * scale, f.maxY - 4 * scale, f.width - 10 * scale, max(1, scale))
+                    c.fill()
                 }
                 if it.surround {
-                    PageRenderer.roundedRect(c, f.insetBy(dx: 1.5 * scale, dy: 1.5 * scale), radius: 4 * scale)
-                    cairo_set_line_width(c, max(1, scale))
-                    cairo_stroke(c)
+                    c.roundedRect(f.insetBy(dx: 1.5 * scale, dy: 1.5 * scale), radius: 4 * scale)
+                    c.setLineWidth(max(1, scale))
+                    c.stroke()
                 }
             }
         }
@@ -100,27 +99,27 @@ public enum OverlayPainter {
     public static func drawMenu(on surface: CairoSurface, width: Double, height: Double, scale: Double, title: String,
                                 titleHeight: Double, rows: [OverlayMenuRow], fontSize: Double, theme: Theme) {
         draw(on: surface) { c in
-            cairo_rectangle(c, 0, 0, width, height)
-            cairo_set_source_rgb(c, 1, 1, 1)
-            cairo_fill_preserve(c)
-            cairo_set_source_rgb(c, 0.55, 0.58, 0.62)
-            cairo_set_line_width(c, max(1, scale))
-            cairo_stroke(c)
+            c.rectangle(0, 0, width, height)
+            c.setSourceRGB(1, 1, 1)
+            c.fillPreserve()
+            c.setSourceRGB(0.55, 0.58, 0.62)
+            c.setLineWidth(max(1, scale))
+            c.stroke()
             if !title.isEmpty {
-                cairo_set_source_rgb(c, 0.4, 0.4, 0.42)
+                c.setSourceRGB(0.4, 0.4, 0.42)
                 show(c, title, in: Rect(x: 12 * scale, y: 4 * scale, width: width - 24 * scale, height: titleHeight),
                      size: fontSize * 0.85, centered: false)
             }
             let sel = theme.selectionColor
             for row in rows {
                 if row.highlighted {
-                    PageRenderer.roundedRect(c, row.frame, radius: 4 * scale)
-                    cairo_set_source_rgb(c, sel.r, sel.g, sel.b)
-                    cairo_fill(c)
+                    c.roundedRect(row.frame, radius: 4 * scale)
+                    c.setSourceRGB(sel.r, sel.g, sel.b)
+                    c.fill()
                 }
                 let g = row.highlighted ? 1.0 : row.enabled ? 0.1 : 0.65
-                cairo_set_source_rgb(c, g, g, g)
-                cairo_select_font_face(c, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, row.current ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
+                c.setSourceRGB(g, g, g)
+                c.selectFont(row.current ? bold : regular)
                 show(c, row.label, in: row.frame.insetBy(dx: 8 * scale, dy: 0), size: fontSize, centered: false)
             }
         }
@@ -128,48 +127,46 @@ public enum OverlayPainter {
 
     /// Outlines the selected word (`box`, canvas pixels) over the page, inside `clip`.
     public static func drawWordHighlight(on surface: CairoSurface, clip: Rect, box: Rect, scale: Double, theme: Theme) {
-        let cr = CairoContext(surface)
-        let c = cr.raw
-        applyFont(c)
-        cairo_rectangle(c, clip.x, clip.y, clip.width, clip.height)
-        cairo_clip(c)
-        let sel = theme.selectionColor
-        PageRenderer.roundedRect(c, box, radius: 4 * scale)
-        cairo_set_source_rgba(c, sel.r, sel.g, sel.b, 0.16)
-        cairo_fill_preserve(c)
-        cairo_set_source_rgba(c, sel.r, sel.g, sel.b, 0.9)
-        cairo_set_line_width(c, 1.5 * scale)
-        cairo_stroke(c)
-        withExtendedLifetime(cr) {}
-        surface.flush()
-    }
-
-    /// Runs `body` on a fresh context under the text lock, then flushes the surface.
-    private static func draw(on surface: CairoSurface, _ body: (OpaquePointer) -> Void) {
-        CairoText.lock()
-        defer { CairoText.unlock() }
         do {
-            let cr = CairoContext(surface)
-            applyFont(cr.raw)
-            body(cr.raw)
+            let c = CairoContext(surface)
+            prepare(c)
+            c.clip(to: clip)
+            let sel = theme.selectionColor
+            c.roundedRect(box, radius: 4 * scale)
+            c.setSourceRGBA(sel.r, sel.g, sel.b, 0.16)
+            c.fillPreserve()
+            c.setSourceRGBA(sel.r, sel.g, sel.b, 0.9)
+            c.setLineWidth(1.5 * scale)
+            c.stroke()
         }
         surface.flush()
     }
 
-    private static func applyFont(_ c: OpaquePointer) {
-        CairoFontMetrics.applyFontOptions(c)
-        cairo_select_font_face(c, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+    /// Runs `body` on a fresh context under the text lock, then flushes the surface.
+    private static func draw(on surface: CairoSurface, _ body: (CairoContext) -> Void) {
+        CairoText.lock()
+        defer { CairoText.unlock() }
+        do {
+            let c = CairoContext(surface)
+            prepare(c)
+            body(c)
+        }
+        surface.flush()
     }
 
-    private static func show(_ c: OpaquePointer, _ text: String, in r: Rect, size: Double, centered: Bool) {
-        cairo_set_font_size(c, size)
-        var fe = cairo_font_extents_t()
-        cairo_font_extents(c, &fe)
-        var e = cairo_text_extents_t()
-        cairo_text_extents(c, text, &e)
-        let x = centered ? r.x + (r.width - e.x_advance) / 2 : r.x
+    /// The font options text is measured with (no hinting: the same layout everywhere), DejaVu Sans.
+    private static func prepare(_ c: CairoContext) {
+        c.applyFontOptions()
+        c.selectFont(regular)
+    }
+
+    private static func show(_ c: CairoContext, _ text: String, in r: Rect, size: Double, centered: Bool) {
+        c.setFontSize(size)
+        let fe = c.fontExtents()
+        let e = c.textExtents(text)
+        let x = centered ? r.x + (r.width - e.xAdvance) / 2 : r.x
         let y = r.y + (r.height - (fe.ascent + fe.descent)) / 2 + fe.ascent
-        cairo_move_to(c, x, y)
-        cairo_show_text(c, text)
+        c.moveTo(x, y)
+        c.showText(text)
     }
 }
