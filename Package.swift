@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "InkRender", dependencies: ["InkModel", "CCairo", "CJPEG"], swiftSettings: strict),
         .target(name: "Quire", dependencies: ["InkModel", "InkRecognition", "InkRender"],
                 swiftSettings: strict),
-        .target(name: "QuireApp", dependencies: ["Quire", "CX11", "CCairo"], swiftSettings: strict),
+        .target(name: "QuireApp", dependencies: ["Quire", "CX11"], swiftSettings: strict),
         // Evaluation, benchmarks and synthetic data: for the CLI and the fuzzer, not in the `Quire` product.
         .target(name: "QuireTools", dependencies: ["Quire", "InkRecognition"], swiftSettings: strict),
         .executableTarget(name: "quire",
