@@ -326,8 +326,8 @@ public final class TextRecognizerAdapter: InkRecognizer, @unchecked Sendable {
                     if let c = votes.indices.max(by: { votes[$0] < votes[$1] }) { charStrokes[c].append(strokes[s].id) }
                 }
             }
-            var cands = w.candidates.map { InkModel.Candidate(label: $0.text, score: $0.score) }
-            if cands.first?.label != w.text { cands.insert(InkModel.Candidate(label: w.text, score: w.candidates.first?.score ?? 0), at: 0) }
+            var cands = w.candidates.map { Candidate(label: $0.text, score: $0.score) }
+            if cands.first?.label != w.text { cands.insert(Candidate(label: w.text, score: w.candidates.first?.score ?? 0), at: 0) }
             out.append(RecognizedWord(label: w.text, candidates: cands, selected: 0, box: rect(w.box), line: line,
                                       strokeIds: idx.map { strokes[$0].id },
                                       chars: w.characters.enumerated().map { c, ch in
