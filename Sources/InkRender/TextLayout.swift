@@ -1,7 +1,7 @@
 import Foundation
 import InkModel
 
-/// A piece of typeset text on one baseline, in model millimetres: what one `cairo_show_text` draws.
+/// A piece of typeset text on one baseline, in model millimetres: what one show-text call of Cairo draws.
 struct TextRun: Equatable {
     var text: String
     var x: Double
