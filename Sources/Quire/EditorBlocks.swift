@@ -3,16 +3,16 @@ import InkModel
 import InkRender
 
 extension Editor {
-    static func recognizable(_ type: String) -> Bool { type == "Text" || type == "Math" }
+    static func recognizable(_ type: String) -> Bool { BlockType(rawValue: type)?.isRecognized ?? false }
 
     /// Block types `addBlock` accepts (Text Document parts only).
     public var supportedAddBlockTypes: [String] {
-        attached?.type == "Text Document" ? ["Text", "Math", "Drawing", "Diagram", "Raw Content"] : []
+        attached?.kind == .textDocument ? BlockType.addable.map(\.rawValue) : []
     }
 
     func requireTextDocument(_ what: String) throws -> PartModel {
         let m = try requirePart()
-        guard m.type == "Text Document" else {
+        guard m.kind == .textDocument else {
             throw QuireError(.unsupportedOperation, "\(what) works in Text Document parts only (this part is \(m.type))")
         }
         return m
@@ -20,10 +20,10 @@ extension Editor {
 
     func defaultSize(_ type: String, at x: Double) -> (Double, Double) {
         let spacing = guideSpacing
-        switch type {
-        case "Text": return (max(30, pageWidth - x - 5), 2 * spacing)
-        case "Math": return (min(120, max(30, pageWidth - x - 5)), 3 * spacing)
-        case "Drawing", "Diagram": return (min(120, max(30, pageWidth - x - 5)), 80)
+        switch BlockType(rawValue: type) {
+        case .text: return (max(30, pageWidth - x - 5), 2 * spacing)
+        case .math: return (min(120, max(30, pageWidth - x - 5)), 3 * spacing)
+        case .drawing, .diagram: return (min(120, max(30, pageWidth - x - 5)), 80)
         default: return (min(120, max(30, pageWidth - x - 5)), 40)
         }
     }
@@ -43,12 +43,12 @@ extension Editor {
     @discardableResult
     public func addBlock(at point: Point, type: String) throws -> ContentBlock {
         let m = try requireTextDocument("addBlock")
-        guard ["Text", "Math", "Drawing", "Diagram", "Raw Content"].contains(type) else {
+        guard let kind = BlockType(rawValue: type), BlockType.addable.contains(kind) else {
             throw QuireError(.invalidBlockType, "cannot add a block of type '\(type)'; supported: \(supportedAddBlockTypes.joined(separator: ", "))")
         }
         guard point.x.isFinite, point.y.isFinite else { throw QuireError(.invalidArgument, "addBlock: point must be finite") }
         let p = toModel(point.x, point.y)
-        let x = max(0, p.x), y = max(0, type == "Text" ? (p.y / guideSpacing).rounded(.down) * guideSpacing : p.y)
+        let x = max(0, p.x), y = max(0, kind == .text ? (p.y / guideSpacing).rounded(.down) * guideSpacing : p.y)
         let (w, h) = defaultSize(type, at: x)
         return insertBlock(BlockData(id: m.makeBlockId(), type: type, box: Rect(x: x, y: y, width: w, height: h), parentId: m.rootId), model: m)
     }
@@ -57,7 +57,7 @@ extension Editor {
     @discardableResult
     public func addBlock(at point: Point, type: String, mimeType: MimeType, data: String) throws -> ContentBlock {
         let m = try requireTextDocument("addBlock")
-        guard type == "Text" || type == "Math" else {
+        guard type == BlockType.text.rawValue || type == BlockType.math.rawValue else {
             throw QuireError(.invalidBlockType, "typed content can be imported into Text or Math blocks, not '\(type)'")
         }
         guard mimeType == .text else {
@@ -89,12 +89,12 @@ extension Editor {
             throw QuireError(.imageError, "images must be image/png or image/jpeg, not \(mimeType.typeName)")
         }
         guard point.x.isFinite, point.y.isFinite else { throw QuireError(.invalidArgument, "addImage: point must be finite") }
-        let maxBytes = (try? configuration.getInteger("image.max-file-size", default: 32 << 20)) ?? 32 << 20
+        let maxBytes = configuration[.imageMaxFileSize]
         let data: Data
         do { data = try FileIO.readFile(file, maxBytes: maxBytes) } catch let e as QuireError {
             throw QuireError(.imageError, "cannot add image '\(file)': \(e.message)")
         }
-        let maxPixels = (try? configuration.getNumber("image.max-pixels", default: 40_000_000)) ?? 40_000_000
+        let maxPixels = configuration[.imageMaxPixels]
         let size = try ImageHeader.size(of: data, mimeType: mimeType, file: file)
         guard Double(size.width) * Double(size.height) <= maxPixels else {
             throw QuireError(.imageError, "image '\(file)' is \(size.width)x\(size.height) pixels, more than image.max-pixels (\(String(format: "%.0f", maxPixels)))")
@@ -104,7 +104,7 @@ extension Editor {
         let w = min(max(20, pageWidth - x - 5), Double(size.width) * 25.4 / 96)
         let h = w * Double(size.height) / Double(size.width)
         let entry = "images/\(m.makeBlockId())." + (mimeType == .png ? "png" : "jpg")
-        let b = BlockData(id: m.makeBlockId(), type: "Image", box: Rect(x: x, y: y, width: w, height: h), parentId: m.rootId,
+        let b = BlockData(id: m.makeBlockId(), type: BlockType.image.rawValue, box: Rect(x: x, y: y, width: w, height: h), parentId: m.rootId,
                           image: ImageRef(entry: entry, mimeType: mimeType.typeName, pixelWidth: size.width, pixelHeight: size.height))
         return insertBlock(b, extra: [.image(entry: entry, old: nil, new: data)], model: m)
     }
@@ -114,7 +114,7 @@ extension Editor {
         guard let m = attached?.model, point.x.isFinite, point.y.isFinite else { return nil }
         let p = toModel(point.x, point.y)
         if let b = topBlock(atModel: p, model: m) { return ContentBlock(id: b.id, editor: self, model: m) }
-        return m.type == "Text Document" ? nil : rootBlock
+        return m.kind == .textDocument ? nil : rootBlock
     }
 
     /// Changes that remove a block, its descendants, their strokes and images.
@@ -187,7 +187,7 @@ extension Editor {
         let center = Point(x: bounds.x + bounds.width / 2, y: bounds.y + bounds.height / 2)
         if let hit = topBlock(atModel: start, model: m) ?? topBlock(atModel: center, model: m) {
             var nb = hit
-            if hit.type == "Text" {
+            if hit.kind == .text {
                 let grown = hit.box.union(bounds)
                 let bottom = (grown.maxY / spacing).rounded(.up) * spacing
                 nb.box = Rect(x: hit.box.x, y: hit.box.y, width: max(hit.box.width, grown.maxX - hit.box.x), height: bottom - hit.box.y)
@@ -199,7 +199,7 @@ extension Editor {
         let top = max(0, ((bounds.y - 1) / spacing).rounded(.down) * spacing)
         let bottom = max(top + spacing, ((bounds.maxY + 1) / spacing).rounded(.up) * spacing)
         let width = max(pageWidth - x - margin, bounds.maxX - x + 2)
-        let block = BlockData(id: m.makeBlockId(), type: "Text", box: Rect(x: x, y: top, width: width, height: bottom - top), parentId: m.rootId)
+        let block = BlockData(id: m.makeBlockId(), type: BlockType.text.rawValue, box: Rect(x: x, y: top, width: width, height: bottom - top), parentId: m.rootId)
         var root = m.root
         let oldRoot = root
         root.childIds.append(block.id)
@@ -209,14 +209,14 @@ extension Editor {
     /// `text.guides.spacing`; under 0.5 mm or over a metre (block boxes would leave the range a
     /// package holds, and areas around a gesture overflow) the default 10.
     var guideSpacing: Double {
-        let s = (try? configuration.getNumber("text.guides.spacing", default: 10)) ?? 10
+        let s = configuration[.textGuidesSpacing]
         return s > 0.5 && s <= 1000 ? s : 10
     }
 
     /// `text-document.block-spacing`, kept within 0...1000 mm: a negative gap would make the flow
     /// push a block down onto the one above it forever.
     var blockSpacing: Double {
-        let g = (try? configuration.getNumber("text-document.block-spacing", default: 4)) ?? 4
+        let g = configuration[.textDocumentBlockSpacing]
         return g.isNaN ? 4 : max(0, min(1000, g))
     }
 

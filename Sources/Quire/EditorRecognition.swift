@@ -33,7 +33,7 @@ extension Editor {
             case .stringArray, nil: options[k] = ""
             }
         }
-        let guides = (try? configuration.getBoolean("text.guides.enable", default: true)) ?? true
+        let guides = configuration[.textGuidesEnable]
         return RecognitionRequest(blockId: blockId, blockType: b.type, box: b.box, strokes: m.strokes(inBlock: blockId),
                                   guideSpacing: guides ? guideSpacing : nil, options: options)
     }
@@ -159,7 +159,7 @@ extension Editor {
         }
         commit(t, affecting: ids)
         // Reflowed text may need more lines than the ink did.
-        if m.type == "Text Document", !ids.isEmpty { relayout(anchor: nil, model: m) }
+        if m.kind == .textDocument, !ids.isEmpty { relayout(anchor: nil, model: m) }
     }
 
     /// The words a block shows, with the chosen candidate of each.

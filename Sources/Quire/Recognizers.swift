@@ -12,7 +12,7 @@ public struct RecognitionRequest: Sendable {
     /// `text.configuration.*` values of the editor at the time of the request.
     public var options: [String: String]
 
-    public init(blockId: String, blockType: String = "Text", box: Rect, strokes: [InkStroke],
+    public init(blockId: String, blockType: String = BlockType.text.rawValue, box: Rect, strokes: [InkStroke],
                 guideSpacing: Double? = nil, options: [String: String] = [:]) {
         self.blockId = blockId; self.blockType = blockType; self.box = box; self.strokes = strokes
         self.guideSpacing = guideSpacing; self.options = options
@@ -37,7 +37,7 @@ final class RecognizerRegistry {
 
     /// The block types the editor's single `recognizer` reads: every block type that is
     /// recognized, until a recognizer of its own is set for one of them.
-    static let defaultTypes = ["Text", "Math"]
+    static let defaultTypes = BlockType.allCases.filter(\.isRecognized).map(\.rawValue)
 
     func recognizer(for blockType: String) -> InkRecognizer? { byType[blockType] }
 
@@ -54,7 +54,7 @@ extension Editor {
     /// them their own); nil disables recognition of both. Defaults to
     /// `TextRecognizerAdapter.shared` (the bundled weights) when they are found.
     public var recognizer: InkRecognizer? {
-        get { recognizers.recognizer(for: "Text") }
+        get { recognizers.recognizer(for: BlockType.text.rawValue) }
         set { for t in RecognizerRegistry.defaultTypes { recognizers.set(newValue, for: t) } }
     }
 

@@ -137,20 +137,19 @@ public final class AppWindow: EditorDelegate {
         editor.pixelsPerMillimetre = dpi / 25.4
         router = InputRouter(editor: editor)
         let conf = editor.configuration
-        autosaveIdle = max(0.5, (try? conf.getNumber("app.autosave.idle-seconds", default: 3)) ?? 3)
-        exitChord = ((try? conf.getString("app.kiosk.exit-chord", default: "ctrl+alt+shift+q")) ?? "ctrl+alt+shift+q").lowercased()
-        router.palmRejection = (try? conf.getBoolean("input.palm-rejection.enable", default: true)) ?? true
-        router.palmTimeoutMs = Int64((try? conf.getInteger("input.palm-rejection.timeout-ms", default: 600)) ?? 600)
-        overrides = DeviceClassifier.overrides((try? conf.getStringArray("input.devices", default: [])) ?? [])
+        autosaveIdle = max(0.5, conf[.appAutosaveIdleSeconds])
+        exitChord = conf[.appKioskExitChord].lowercased()
+        router.palmRejection = conf[.inputPalmRejectionEnable]
+        router.palmTimeoutMs = Int64(conf[.inputPalmRejectionTimeoutMs])
+        overrides = DeviceClassifier.overrides(conf[.inputDevices])
         if options.kiosk {
             size = x.screenSize
         } else {
             let s = x.screenSize
             size = (min(max(320, options.width), max(320, s.width)), min(max(240, options.height), max(240, s.height)))
         }
-        for (type, key, def) in [(PointerType.mouse, "input.mouse-tool", "pen"), (.touch, "input.touch-tool", "hand")] {
-            let name = (try? conf.getString(key, default: def)) ?? def
-            editor.toolController.setTool(Tool(rawValue: name) ?? (def == "pen" ? .pen : .hand), for: type)
+        for (type, key) in [(PointerType.mouse, ConfigKey<String>.inputMouseTool), (.touch, .inputTouchTool)] {
+            editor.toolController.setTool(Tool(rawValue: conf[key]) ?? (type == .mouse ? .pen : .hand), for: type)
         }
         router.onError = { FileHandle.standardError.write(Data("quire: input: \($0)\n".utf8)) }
     }
@@ -579,7 +578,7 @@ public final class AppWindow: EditorDelegate {
         // The bar follows the block last written in (looked up once per stroke, never per move).
         barDirty = true
         defer {
-            if let b = editor.hitBlock(at: Point(x: e.x, y: e.y)), b.type == "Text" { activeBlockId = b.id }
+            if let b = editor.hitBlock(at: Point(x: e.x, y: e.y)), b.kind == .text { activeBlockId = b.id }
         }
         if router.handle(e) {
             present()
@@ -620,7 +619,7 @@ public final class AppWindow: EditorDelegate {
     private func setTool(_ tool: Tool) {
         currentTool = tool
         editor.toolController.setTool(tool, for: .pen)
-        if ((try? editor.configuration.getString("input.mouse-tool", default: "pen")) ?? "pen") == "pen" {
+        if editor.configuration[.inputMouseTool] == "pen" {
             editor.toolController.setTool(tool, for: .mouse)
         }
     }
@@ -643,7 +642,7 @@ public final class AppWindow: EditorDelegate {
                 // An empty Text block below everything; typing fills it.
                 let bottom = editor.rootBlock?.children.map(\.box.maxY).max() ?? 0
                 let at = editor.viewTransform.apply(Point(x: 5, y: bottom + 6))
-                let b = try editor.addBlock(at: at, type: "Text")
+                let b = try editor.addBlock(at: at, type: BlockType.text.rawValue)
                 editor.setSelection([b.id])
                 show("Type to add text to the new block.")
             } catch { show("Cannot add a text block: \(message(error))") }
@@ -741,7 +740,7 @@ public final class AppWindow: EditorDelegate {
             if keysym == KeySym(XK_BackSpace) { text = "\u{8}" } else if keysym == KeySym(XK_Return) || keysym == KeySym(XK_KP_Enter) { text = "\n" }
             else if let s = Self.character(keysym) { text = String(s) }
             else if Self.isPrintable(typed) { text = typed }
-            guard !text.isEmpty, part.type == "Text Document" else { return }
+            guard !text.isEmpty, part.kind == .textDocument else { return }
             guard text != "\u{8}" || selectedBlock() != nil else { return }
             do {
                 let b = try editor.typeText(text, into: selectedBlock())
@@ -827,7 +826,7 @@ public final class AppWindow: EditorDelegate {
             default:
                 let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
                 guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { show("The clipboard text is empty."); return }
-                _ = try editor.addBlock(at: p, type: "Text", mimeType: .text, data: text)
+                _ = try editor.addBlock(at: p, type: BlockType.text.rawValue, mimeType: .text, data: text)
             }
         } catch { show("Cannot paste: \(message(error))") }
     }
@@ -872,8 +871,8 @@ public final class AppWindow: EditorDelegate {
 
     /// The block the bar shows: the selected Text block, else the one last written in.
     private func barBlock() -> ContentBlock? {
-        if let id = editor.selection.sorted().first, let b = editor.getBlockById(id), b.type == "Text" { return b }
-        if let id = activeBlockId, let b = editor.getBlockById(id), b.isValid, b.type == "Text" { return b }
+        if let id = editor.selection.sorted().first, let b = editor.getBlockById(id), b.kind == .text { return b }
+        if let id = activeBlockId, let b = editor.getBlockById(id), b.isValid, b.kind == .text { return b }
         return nil
     }
 
@@ -1029,7 +1028,7 @@ public final class AppWindow: EditorDelegate {
             wordHasInk = !ws[word.index].strokeIds.isEmpty
             hasCandidates = !ws[word.index].candidates.isEmpty
         }
-        let recognizable = block.map { ["Text", "Math", "Diagram"].contains($0.type) } ?? false
+        let recognizable = block.map { [BlockType.text, .math, .diagram].contains($0.kind) } ?? false
         var items: [OverlayMenu.Item] = [
             .init(label: "Copy", action: .copy, enabled: block != nil),
             .init(label: "Paste", action: .paste, enabled: true),
@@ -1176,7 +1175,7 @@ public final class AppWindow: EditorDelegate {
 
     public func gestureApplied(_ editor: Editor, gesture: Gesture) {
         barDirty = true
-        if let b = editor.getBlockById(gesture.blockId), b.type == "Text" { activeBlockId = b.id }
+        if let b = editor.getBlockById(gesture.blockId), b.kind == .text { activeBlockId = b.id }
         if trace {
             emitTrace("gesture", .object(["kind": .string(gesture.kind.configName), "block": .string(gesture.blockId),
                                           "words": .array(gesture.words.map { .number(Double($0.index)) })]))

@@ -44,10 +44,10 @@ public func makeAppEngine(warn: (String) -> Void) throws -> Engine {
             warn("ignoring \(userFile): \(e.message)")
         }
     }
-    if (try? engine.configuration.getString("content-package.temp-folder", default: "")) ?? "" == "" {
+    if engine.configuration[.packageTempFolder].isEmpty {
         let dir = XDG.stateDir + "/autosave"
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try engine.configuration.setString(dir, forKey: "content-package.temp-folder")
+        try engine.configuration.setString(dir, forKey: ConfigKey<String>.packageTempFolder.name)
     }
     return engine
 }
@@ -66,9 +66,9 @@ func openDocument(engine: Engine, path: String?) throws -> (ContentPackage, Cont
     var chosen: ContentPart?
     for i in 0..<pkg.partCount {
         let p = try pkg.part(at: i)
-        if p.type == "Text Document" { chosen = p; break }
+        if p.kind == .textDocument { chosen = p; break }
         if chosen == nil { chosen = p }
     }
-    let part = try chosen ?? pkg.createPart(type: "Text Document")
+    let part = try chosen ?? pkg.createPart(type: PartType.textDocument.rawValue)
     return (pkg, part, note)
 }

@@ -75,7 +75,7 @@ struct ImportCommand: ParsableCommand {
             let engine = try Engine()
             let pkg = try engine.createPackage(out)
             defer { pkg.close() }
-            let part = try pkg.createPart(type: "Text Document")
+            let part = try pkg.createPart(type: PartType.textDocument.rawValue)
             let editor = engine.createEditor(fontMetricsProvider: CairoFontMetrics())
             // Ink only: the package is saved before a background read could finish (export reads it).
             editor.recognizer = nil

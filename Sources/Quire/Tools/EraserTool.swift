@@ -40,7 +40,7 @@ final class EraserTool: PointerTool {
     private func erase(from a: InkSample, to b: InkSample, editor: Editor, model m: PartModel) {
         let radius = max(0.5, 4 / editor.viewTransform.scale * editor.pixelsPerMillimetre / 3.78)
         let seg = Rect(x: min(a.x, b.x) - radius, y: min(a.y, b.y) - radius, width: abs(a.x - b.x) + 2 * radius, height: abs(a.y - b.y) + 2 * radius)
-        let precise = (try? editor.configuration.getBoolean(PartModel.configPrefix(m.type) + ".eraser.erase-precisely", default: false)) ?? false
+        let precise = editor.configuration[.erasePrecisely(m.kind)]
         for id in editor.strokeCandidates(seg) {
             guard let s = m.strokes[id], s.bounds.insetBy(dx: -radius, dy: -radius).intersects(seg) else { continue }
             var hit = [Bool](repeating: false, count: s.count)

@@ -16,7 +16,7 @@ final class HandTool: PointerTool {
 
     func down(_ p: ActivePointer, editor: Editor, model m: PartModel) {
         let s = p.samples[0]
-        if m.type == "Text Document", let b = editor.topBlock(atModel: Point(x: s.x, y: s.y), model: m) {
+        if m.kind == .textDocument, let b = editor.topBlock(atModel: Point(x: s.x, y: s.y), model: m) {
             dragBlock = b.id
         }
     }
@@ -72,8 +72,8 @@ extension Editor {
     /// (`convert.convert-on-double-tap`), in place so it stays editable by pen.
     func handleTap(at p: Point, time: Int64, blockId: String?, model m: PartModel) {
         guard doubleTap.isDouble(at: p, time: time, blockId: blockId, scale: viewTransform.scale) else { return }
-        guard (try? configuration.getBoolean("convert.convert-on-double-tap", default: true)) ?? true else { return }
-        let target = blockId.flatMap { getBlockById($0) } ?? (m.type == "Text Document" ? nil : rootBlock)
+        guard configuration[.convertOnDoubleTap] else { return }
+        let target = blockId.flatMap { getBlockById($0) } ?? (m.kind == .textDocument ? nil : rootBlock)
         guard let target, Self.recognizable(target.type) else { return }
         do { try convert(target, targetState: .digitalEdit) } catch let e as QuireError {
             notifyError(blockId: target.id, code: e.code, message: e.message)

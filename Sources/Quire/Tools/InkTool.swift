@@ -21,7 +21,7 @@ final class InkTool: PointerTool {
                                width: style.width, seq: m.nextSeq(), samples: p.samples)
         var t = Transaction()
         var affected: [String] = [m.rootId]
-        if m.type == "Text Document" {
+        if m.kind == .textDocument {
             let (blockId, changes) = editor.placeInk(stroke.bounds, start: Point(x: p.samples[0].x, y: p.samples[0].y), model: m)
             stroke.blockId = blockId
             t.changes = changes
@@ -29,7 +29,7 @@ final class InkTool: PointerTool {
         }
         t.changes.insert(.stroke(old: nil, new: stroke), at: 0)
         editor.commit(t, affecting: affected)
-        if m.type == "Text Document" { editor.relayout(anchor: stroke.blockId, model: m) }
+        if m.kind == .textDocument { editor.relayout(anchor: stroke.blockId, model: m) }
     }
 
     func show(_ p: ActivePointer, in state: inout RenderState, editor: Editor) {
