@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "InkRender", dependencies: ["InkModel", "CCairo", "CJPEG"], swiftSettings: strict),
         .target(name: "Quire", dependencies: ["InkModel", "InkRecognition", "InkRender", "CCairo", "CX11"],
                 swiftSettings: strict),
-        .target(name: "QuireApp", dependencies: ["Quire", "CX11", "CCairo"], swiftSettings: strict),
+        .target(name: "QuireApp", dependencies: ["Quire", "CX11"], swiftSettings: strict),
         .executableTarget(name: "quire",
                           dependencies: ["Quire", "QuireApp", "InkRecognition", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
