@@ -2,6 +2,8 @@ import Foundation
 import InkModel
 import InkRender
 
+/// Blocks of a Text Document: adding (empty, typed, image), removing and moving them, and where
+/// new ink goes. The flow that keeps them apart is `BlockFlow`.
 extension Editor {
     static func recognizable(_ type: String) -> Bool { BlockType(rawValue: type)?.isRecognized ?? false }
 
@@ -227,7 +229,6 @@ extension Editor {
         }
         return nil
     }
-
 }
 
 /// The pixel size an added image file announces, read by `ImageCodec` (the one header reader)
