@@ -235,7 +235,7 @@ enum SampleFile {
     /// `ms` is the whole sample; `networkMs` its preprocessing and network forward passes (the rest is
     /// line splitting and decoding).
     /// `lines`: the lines the ink was split into.
-    struct Outcome { var text: String; var candidates: [InkRecognition.Candidate]; var ms: Double; var networkMs: Double; var lines: Int }
+    struct Outcome { var text: String; var candidates: [InkRecognition.RecognitionCandidate]; var ms: Double; var networkMs: Double; var lines: Int }
 
     /// Recognizes a sample as an editor reads a block without guides: the strokes are split into lines
     /// (`TextRecognizer.groupLines`), each line is read and the line results are joined with spaces;
@@ -259,7 +259,7 @@ enum SampleFile {
         }
         let text = rs.map(\.text).filter { !$0.isEmpty }.joined(separator: " ")
         let candidates = rs.count == 1 ? rs[0].candidates
-            : [InkRecognition.Candidate(text: text, score: rs.reduce(0) { $0 + ($1.candidates.first?.score ?? 0) })]
+            : [InkRecognition.RecognitionCandidate(text: text, score: rs.reduce(0) { $0 + ($1.candidates.first?.score ?? 0) })]
         let ms = Double(clock.now() - t0) / 1e6
         return Outcome(text: text, candidates: candidates, ms: ms, networkMs: Double(network) / 1e6, lines: groups.count)
     }
