@@ -7,7 +7,112 @@ extension MimeType {
     public static let quireClipboard = MimeType("application/x-quire-block")
 }
 
+/// What `copy` puts aside for `paste`: a block with its descendants, strokes and images (values).
+struct ClipboardPayload: Sendable {
+    var blocks: [BlockData]
+    var strokes: [InkStroke]
+    var images: [String: Data]
+}
+
+/// The process-wide clipboard, so a block copied in one editor pastes into another (and another package).
+final class ClipboardStore: @unchecked Sendable {
+    static let shared = ClipboardStore()
+    private let lock = NSLock()
+    private var payload: ClipboardPayload?
+    var value: ClipboardPayload? {
+        get { lock.withLock { payload } }
+        set { lock.withLock { payload = newValue } }
+    }
+}
+
 extension Editor {
+    /// Puts a block (with its ink and images) on Quire's clipboard.
+    public func copy(_ block: ContentBlock) throws {
+        let m = try requirePart()
+        let b = try block.checkValid()
+        guard b.id != m.rootId else { throw QuireError(.unsupportedOperation, "the root block cannot be copied; copy its children") }
+        var blocks: [BlockData] = [], strokes: [InkStroke] = [], images: [String: Data] = [:]
+        func visit(_ id: String) {
+            guard let d = m.blocks[id] else { return }
+            blocks.append(d)
+            strokes += m.strokes(inBlock: id)
+            if let img = d.image { images[img.entry] = m.images[img.entry] }
+            d.childIds.forEach(visit)
+        }
+        visit(b.id)
+        ClipboardStore.shared.value = ClipboardPayload(blocks: blocks, strokes: strokes, images: images)
+    }
+
+    /// True when there is something to paste.
+    public var canPaste: Bool { ClipboardStore.shared.value != nil }
+
+    /// Pastes the clipboard's block at a view point: a deep copy with new ids (Text Document only).
+    public func paste(at point: Point) throws {
+        let m = try requireTextDocument("paste")
+        guard let payload = ClipboardStore.shared.value, let top = payload.blocks.first else {
+            throw QuireError(.unsupportedOperation, "nothing to paste")
+        }
+        guard point.x.isFinite, point.y.isFinite else { throw QuireError(.invalidArgument, "paste: point must be finite") }
+        let p = toModel(point.x, point.y)
+        let dx = max(0, p.x) - top.box.x, dy = max(0, p.y) - top.box.y
+        var ids: [String: String] = [:]
+        for b in payload.blocks { ids[b.id] = m.makeBlockId() }
+        var strokeIds: [String: String] = [:]
+        for s in payload.strokes { strokeIds[s.id] = m.makeStrokeId() }
+        var changes: [Change] = []
+        var seq = m.nextSeq()
+        for b in payload.blocks {
+            var nb = b
+            nb.id = ids[b.id]!
+            nb.parentId = b.id == top.id ? m.rootId : b.parentId.flatMap { ids[$0] }
+            nb.childIds = b.childIds.compactMap { ids[$0] }
+            nb.box = b.box.offsetBy(dx: dx, dy: dy)
+            nb.words = b.words.map { w in
+                var w = w
+                if w.box != .zero { w.box = w.box.offsetBy(dx: dx, dy: dy) }  // as in moveChanges
+                w.strokeIds = w.strokeIds.compactMap { strokeIds[$0] }
+                w.chars = w.chars.map { var c = $0; if c.box != .zero { c.box = c.box.offsetBy(dx: dx, dy: dy) }; c.strokeIds = c.strokeIds.compactMap { strokeIds[$0] }; return c }
+                return w
+            }
+            // Moved to the paste point, a box far from the copied top block can leave the range
+            // a package holds: the document would save but not open again.
+            if let problem = nb.boxProblem { throw QuireError(.invalidArgument, "cannot paste there: \(problem)") }
+            if let img = b.image {
+                let entry = "images/\(nb.id)." + (img.mimeType == MimeType.png.typeName ? "png" : "jpg")
+                nb.image?.entry = entry
+                changes.append(.image(entry: entry, old: nil, new: payload.images[img.entry]))
+            }
+            changes.append(.block(old: nil, new: nb))
+        }
+        // Ink moved past ±21 km (Int32 hundredths of a millimetre) would wrap around to the
+        // other end of the page; like a box out of range, that place is refused.
+        let qx = Int64(InkStroke.quantize(dx)), qy = Int64(InkStroke.quantize(dy))
+        for s in payload.strokes {
+            let b = s.unitBounds
+            guard Int64(b.minX) + qx >= Int64(Int32.min), Int64(b.maxX) + qx <= Int64(Int32.max),
+                  Int64(b.minY) + qy >= Int64(Int32.min), Int64(b.maxY) + qy <= Int64(Int32.max) else {
+                throw QuireError(.invalidArgument, "cannot paste there: stroke '\(s.id)' would leave the range of coordinates")
+            }
+        }
+        for s in payload.strokes {
+            var ns = s.translated(dx: dx, dy: dy)
+            ns.id = strokeIds[s.id]!
+            ns.blockId = s.blockId.flatMap { ids[$0] }
+            ns.seq = seq
+            if seq < .max { seq += 1 }
+            changes.append(.stroke(old: nil, new: ns))
+        }
+        let newTop = ids[top.id]!
+        var root = m.root
+        let old = root
+        root.childIds.append(newTop)
+        changes.append(.block(old: old, new: root))
+        // Every pasted block is read where it lands (and reported), not only the top one: words
+        // another process sent need not match the ink, and an undo and redo would read them.
+        commit(Transaction(changes: changes), affecting: payload.blocks.compactMap { ids[$0.id] })
+        relayout(anchor: newTop, model: m)
+    }
+
     /// Copies `block` (as `copy(_:)` does) and returns it serialized in `MimeType.quireClipboard`.
     public func copyData(_ block: ContentBlock) throws -> Data {
         try copy(block)

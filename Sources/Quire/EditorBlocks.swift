@@ -2,24 +2,8 @@ import Foundation
 import InkModel
 import InkRender
 
-/// What `copy` puts aside for `paste`: a block with its descendants, strokes and images (values).
-struct ClipboardPayload: Sendable {
-    var blocks: [BlockData]
-    var strokes: [InkStroke]
-    var images: [String: Data]
-}
-
-/// The process-wide clipboard, so a block copied in one editor pastes into another (and another package).
-final class ClipboardStore: @unchecked Sendable {
-    static let shared = ClipboardStore()
-    private let lock = NSLock()
-    private var payload: ClipboardPayload?
-    var value: ClipboardPayload? {
-        get { lock.withLock { payload } }
-        set { lock.withLock { payload = newValue } }
-    }
-}
-
+/// Blocks of a Text Document: adding (empty, typed, image), removing and moving them, and where
+/// new ink goes. The flow that keeps them apart is `BlockFlow`.
 extension Editor {
     static func recognizable(_ type: String) -> Bool { BlockType(rawValue: type)?.isRecognized ?? false }
 
@@ -199,151 +183,51 @@ extension Editor {
         try moveBlock(id: b.id, dx: p.x - b.box.x, dy: p.y - b.box.y, model: m)
     }
 
-    /// Pushes blocks down, in reading order, so none overlap: a block keeps its place unless a block
-    /// above it now covers it.
-    /// The moves join the last undo step so undo restores the whole change at once; with `record`
-    /// false (text laid out again for a new font or page) they are no step of their own.
-    ///
-    /// Incremental: the boxes the previous flow left (`flowBoxes`) did not overlap, so a block
-    /// whose box is unchanged since can only collide with blocks that changed or moved, and it is
-    /// checked against those alone unless it has to move. The result is the same as placing every
-    /// block against every earlier one (`FlowTests` checks this), but a pen-up costs a sort of the
-    /// blocks plus the blocks that actually move, and a moved block's ink moves as one record.
-    func relayout(anchor: String?, model m: PartModel, record: Bool = true) {
-        let gap = blockSpacing
-        let ids = m.root.childIds
-        var kids: [(index: Int, block: BlockData)] = []
-        kids.reserveCapacity(ids.count)
-        for (i, id) in ids.enumerated() { if let b = m.blocks[id] { kids.append((i, b)) } }
-        // Ties (same top-left) keep the order of the root's children, so the flow is deterministic.
-        kids.sort { ($0.block.box.y, $0.block.box.x, $0.index) < ($1.block.box.y, $1.block.box.x, $1.index) }
-        var placed: [Rect] = []
-        placed.reserveCapacity(kids.count)
-        var placedChanged: [Rect] = []
-        var changes: [Change] = []
-        var boxes: [String: Rect] = [:]
-        boxes.reserveCapacity(kids.count)
-        for (_, b) in kids {
-            var box = b.box
-            let changed = flowBoxes[b.id] != b.box
-            if changed || placedChanged.contains(where: { $0.intersects(box) }) {
-                var moved = true
-                while moved {
-                    moved = false
-                    for r in placed where r.intersects(box) {
-                        box.y = r.maxY + gap
-                        moved = true
-                    }
-                }
+    /// Chooses the block for new ink in a Text Document: the block under it, else a new Text block.
+    func placeInk(_ bounds: Rect, start: Point, model m: PartModel) -> (String, [Change]) {
+        let spacing = guideSpacing
+        let center = Point(x: bounds.x + bounds.width / 2, y: bounds.y + bounds.height / 2)
+        if let hit = topBlock(atModel: start, model: m) ?? topBlock(atModel: center, model: m) {
+            var nb = hit
+            if hit.kind == .text {
+                let grown = hit.box.union(bounds)
+                let bottom = (grown.maxY / spacing).rounded(.up) * spacing
+                nb.box = Rect(x: hit.box.x, y: hit.box.y, width: max(hit.box.width, grown.maxX - hit.box.x), height: bottom - hit.box.y)
             }
-            if box != b.box { changes += Self.moveChanges(b, to: box) }
-            placed.append(box)
-            if changed || box != b.box { placedChanged.append(box) }
-            boxes[b.id] = box
+            return (hit.id, nb == hit ? [] : [.block(old: hit, new: nb)])
         }
-        flowBoxes = boxes
-        guard !changes.isEmpty else { return }
-        // Moved words are laid out afresh where they land (not just shifted), so that a block's
-        // layout is always what laying it out again gives.
-        changes = layingOut(Transaction(changes: changes)).changes
-        var dirty = Rect.zero
-        for c in changes { dirty = dirty.union(apply(c, to: m)) }
-        guard record else { renderer?.invalidate(nil); return }
-        if var last = undoStack.popLast() { last.changes += changes; undoStack.append(last) } else { undoStack.append(Transaction(changes: changes)) }
-        finishChange(blockIds: [], dirty: dirty, model: m)
-        // A block that moved before its reading came back (a new block pushed below the one it
-        // overlapped) would have that reading dropped, as it is of ink no longer there: read it
-        // again where it is now. Blocks already read moved with their words.
-        for (_, b) in kids where boxes[b.id] != b.box && Self.recognizable(b.type) && recognition.isPending(b.id) {
-            scheduleRecognition(blockId: b.id)
-        }
-    }
-
-    /// Puts a block (with its ink and images) on Quire's clipboard.
-    public func copy(_ block: ContentBlock) throws {
-        let m = try requirePart()
-        let b = try block.checkValid()
-        guard b.id != m.rootId else { throw QuireError(.unsupportedOperation, "the root block cannot be copied; copy its children") }
-        var blocks: [BlockData] = [], strokes: [InkStroke] = [], images: [String: Data] = [:]
-        func visit(_ id: String) {
-            guard let d = m.blocks[id] else { return }
-            blocks.append(d)
-            strokes += m.strokes(inBlock: id)
-            if let img = d.image { images[img.entry] = m.images[img.entry] }
-            d.childIds.forEach(visit)
-        }
-        visit(b.id)
-        ClipboardStore.shared.value = ClipboardPayload(blocks: blocks, strokes: strokes, images: images)
-    }
-
-    /// True when there is something to paste.
-    public var canPaste: Bool { ClipboardStore.shared.value != nil }
-
-    /// Pastes the clipboard's block at a view point: a deep copy with new ids (Text Document only).
-    public func paste(at point: Point) throws {
-        let m = try requireTextDocument("paste")
-        guard let payload = ClipboardStore.shared.value, let top = payload.blocks.first else {
-            throw QuireError(.unsupportedOperation, "nothing to paste")
-        }
-        guard point.x.isFinite, point.y.isFinite else { throw QuireError(.invalidArgument, "paste: point must be finite") }
-        let p = toModel(point.x, point.y)
-        let dx = max(0, p.x) - top.box.x, dy = max(0, p.y) - top.box.y
-        var ids: [String: String] = [:]
-        for b in payload.blocks { ids[b.id] = m.makeBlockId() }
-        var strokeIds: [String: String] = [:]
-        for s in payload.strokes { strokeIds[s.id] = m.makeStrokeId() }
-        var changes: [Change] = []
-        var seq = m.nextSeq()
-        for b in payload.blocks {
-            var nb = b
-            nb.id = ids[b.id]!
-            nb.parentId = b.id == top.id ? m.rootId : b.parentId.flatMap { ids[$0] }
-            nb.childIds = b.childIds.compactMap { ids[$0] }
-            nb.box = b.box.offsetBy(dx: dx, dy: dy)
-            nb.words = b.words.map { w in
-                var w = w
-                if w.box != .zero { w.box = w.box.offsetBy(dx: dx, dy: dy) }  // as in moveChanges
-                w.strokeIds = w.strokeIds.compactMap { strokeIds[$0] }
-                w.chars = w.chars.map { var c = $0; if c.box != .zero { c.box = c.box.offsetBy(dx: dx, dy: dy) }; c.strokeIds = c.strokeIds.compactMap { strokeIds[$0] }; return c }
-                return w
-            }
-            // Moved to the paste point, a box far from the copied top block can leave the range
-            // a package holds: the document would save but not open again.
-            if let problem = nb.boxProblem { throw QuireError(.invalidArgument, "cannot paste there: \(problem)") }
-            if let img = b.image {
-                let entry = "images/\(nb.id)." + (img.mimeType == MimeType.png.typeName ? "png" : "jpg")
-                nb.image?.entry = entry
-                changes.append(.image(entry: entry, old: nil, new: payload.images[img.entry]))
-            }
-            changes.append(.block(old: nil, new: nb))
-        }
-        // Ink moved past ±21 km (Int32 hundredths of a millimetre) would wrap around to the
-        // other end of the page; like a box out of range, that place is refused.
-        let qx = Int64(InkStroke.quantize(dx)), qy = Int64(InkStroke.quantize(dy))
-        for s in payload.strokes {
-            let b = s.unitBounds
-            guard Int64(b.minX) + qx >= Int64(Int32.min), Int64(b.maxX) + qx <= Int64(Int32.max),
-                  Int64(b.minY) + qy >= Int64(Int32.min), Int64(b.maxY) + qy <= Int64(Int32.max) else {
-                throw QuireError(.invalidArgument, "cannot paste there: stroke '\(s.id)' would leave the range of coordinates")
-            }
-        }
-        for s in payload.strokes {
-            var ns = s.translated(dx: dx, dy: dy)
-            ns.id = strokeIds[s.id]!
-            ns.blockId = s.blockId.flatMap { ids[$0] }
-            ns.seq = seq
-            if seq < .max { seq += 1 }
-            changes.append(.stroke(old: nil, new: ns))
-        }
-        let newTop = ids[top.id]!
+        let margin = 5.0
+        let x = max(margin, bounds.x - 2)
+        let top = max(0, ((bounds.y - 1) / spacing).rounded(.down) * spacing)
+        let bottom = max(top + spacing, ((bounds.maxY + 1) / spacing).rounded(.up) * spacing)
+        let width = max(pageWidth - x - margin, bounds.maxX - x + 2)
+        let block = BlockData(id: m.makeBlockId(), type: BlockType.text.rawValue, box: Rect(x: x, y: top, width: width, height: bottom - top), parentId: m.rootId)
         var root = m.root
-        let old = root
-        root.childIds.append(newTop)
-        changes.append(.block(old: old, new: root))
-        // Every pasted block is read where it lands (and reported), not only the top one: words
-        // another process sent need not match the ink, and an undo and redo would read them.
-        commit(Transaction(changes: changes), affecting: payload.blocks.compactMap { ids[$0.id] })
-        relayout(anchor: newTop, model: m)
+        let oldRoot = root
+        root.childIds.append(block.id)
+        return (block.id, [.block(old: nil, new: block), .block(old: oldRoot, new: root)])
+    }
+
+    /// `text.guides.spacing`; under 0.5 mm or over a metre (block boxes would leave the range a
+    /// package holds, and areas around a gesture overflow) the default 10.
+    var guideSpacing: Double {
+        let s = configuration[.textGuidesSpacing]
+        return s > 0.5 && s <= 1000 ? s : 10
+    }
+
+    /// `text-document.block-spacing`, kept within 0...1000 mm: a negative gap would make the flow
+    /// push a block down onto the one above it forever.
+    var blockSpacing: Double {
+        let g = configuration[.textDocumentBlockSpacing]
+        return g.isNaN ? 4 : max(0, min(1000, g))
+    }
+
+    /// The top-most child block of the root containing a model point.
+    func topBlock(atModel p: Point, model m: PartModel) -> BlockData? {
+        for id in m.root.childIds.reversed() {
+            if let b = m.blocks[id], b.box.insetBy(dx: -0.5, dy: -0.5).contains(p) { return b }
+        }
+        return nil
     }
 }
 

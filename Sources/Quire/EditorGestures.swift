@@ -61,12 +61,11 @@ extension Editor {
 
     /// Checks a finished pen stroke for a gesture; returns true when it was handled as one (its
     /// effect applied, or dropped by a delegate) and must not become ink.
-    func handleGesture(_ p: ActivePointer, model m: PartModel) -> Bool {
-        guard p.tool == .pen, p.samples.count >= 2 else { return false }
+    func handleGesture(_ samples: [InkSample], model m: PartModel) -> Bool {
+        guard samples.count >= 2 else { return false }
         syncTextLayout()
         let kinds = enabledGestures(m)
         guard !kinds.isEmpty else { return false }
-        let samples = p.samples
         var bbox = Rect(x: samples[0].x, y: samples[0].y, width: 0, height: 0)
         for s in samples {
             let nx = min(bbox.x, s.x), ny = min(bbox.y, s.y)
@@ -93,7 +92,7 @@ extension Editor {
             renderer?.invalidate(viewTransform.apply(bbox.insetBy(dx: -3, dy: -3)))
             return true
         case .apply:
-            commit(t, affecting: Self.affectedBlocks(t, rootId: m.rootId))
+            commit(t, affecting: t.affectedBlocks(rootId: m.rootId))
             if m.kind == .textDocument { relayout(anchor: block?.id, model: m) }
             renderer?.invalidate(viewTransform.apply(bbox.insetBy(dx: -3, dy: -3)))
             notify { $0.gestureApplied(self, gesture: g) }
@@ -123,7 +122,7 @@ extension Editor {
             covered.formUnion(w.strokeIds)
             if w.box.intersects(area) { units.append(GestureUnit(box: w.box, wordIndex: i, strokeIds: w.strokeIds)) }
         }
-        let loose = grid.candidates(area).compactMap { id -> InkStroke? in
+        let loose = strokeCandidates(area).compactMap { id -> InkStroke? in
             guard !covered.contains(id), let s = m.strokes[id], (s.blockId ?? m.rootId) == b.id else { return nil }
             return s
         }
@@ -174,7 +173,7 @@ extension Editor {
             let removeWords = Set(hit.compactMap(\.wordIndex))
             // Strokes partly under the scratch (a neighbour's tail, a long stroke) are cut.
             var cuts: [(InkStroke, [InkStroke])] = []
-            for id in grid.candidates(area) where !removeStrokes.contains(id) {
+            for id in strokeCandidates(area) where !removeStrokes.contains(id) {
                 guard let s = m.strokes[id], (s.blockId ?? m.rootId) == b.id, s.bounds.intersects(area) else { continue }
                 var pieces: [InkStroke] = []
                 var start: Int?

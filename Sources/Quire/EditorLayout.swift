@@ -11,6 +11,25 @@ struct TextLayoutInputs: Equatable {
     var metrics: ObjectIdentifier
 }
 
+/// The font of typeset text, and what the model's text layout was last made with, so that it is
+/// laid out again only when that changes.
+final class TextLayoutTracker {
+    private(set) var font: FontSpec = Editor.defaultTextFont
+    private var inputs: TextLayoutInputs?
+
+    func setFont(_ f: FontSpec) { font = f }
+
+    /// True when the layout depends on other inputs than last time (which it now remembers).
+    func changes(to new: TextLayoutInputs) -> Bool {
+        guard new != inputs else { return false }
+        inputs = new
+        return true
+    }
+
+    /// The next sync lays everything out (a part was attached).
+    func invalidate() { inputs = nil }
+}
+
 /// Typeset words in the model: typed and published text, and words converted in place, have
 /// boxes laid out by `TextLayout` with this editor's font metrics, kept up to date when their
 /// text, their block's width, the font, the metrics, the guides or the page change. Gestures,
@@ -21,13 +40,17 @@ extension Editor {
     /// Space kept free left and right of typeset text: the theme's margin, where its margin line is.
     static var textMargin: Double { Theme.default.margin }
 
+    /// The font of typed and published text (the theme's text font unless `setTextFont` changed
+    /// it); words converted in place take its family at the size of their ink.
+    public var textFont: FontSpec { typesetting.font }
+
     /// Sets the font of typed and published text (and the family of words converted in place).
     /// Their layout in the model changes at once; it is a setting, not an undoable edit.
     public func setTextFont(_ font: FontSpec) throws {
         guard TextLayout.isUsable(font) else {
             throw QuireError(.invalidArgument, "text font needs a family and a size of 0.1 to 500 mm (got '\(font.family)', \(font.size))")
         }
-        textFont = font
+        typesetting.setFont(font)
         syncTextLayout()
     }
 
@@ -81,8 +104,7 @@ extension Editor {
         guard let m = attached?.model, let layout = textLayout, let fm = fontMetricsProvider else { return }
         let inputs = TextLayoutInputs(font: layout.font, margin: layout.margin, spacing: layout.guideSpacing,
                                       pageWidth: layout.pageWidth, metrics: ObjectIdentifier(fm))
-        guard inputs != textLayoutInputs else { return }
-        textLayoutInputs = inputs
+        guard typesetting.changes(to: inputs) else { return }
         let grownBefore = m.root.childIds.compactMap { m.blocks[$0] }.map(\.box)
         let changed = refreshTextLayout(m.blocksInTreeOrder().map(\.id), model: m)
         guard !changed.isEmpty else { return }

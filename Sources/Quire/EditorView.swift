@@ -16,29 +16,14 @@ extension Editor {
                             pressure: configuration[.rendererInkPressure],
                             debugBoxes: configuration[.rendererDebugBoxes])
         s.prediction = configuration[.rendererPredictionEnable]
-        for k in pointers.keys.sorted() {
-            let p = pointers[k]!
-            switch p.tool {
-            case .pen, .highlighter:
-                s.liveStrokes.append(liveStroke(p))
-            case .selector:
-                s.lasso = p.samples.map { viewTransform.apply(Point(x: $0.x, y: $0.y)) }
-            case .hand:
-                if let id = p.dragBlock, p.moved, let a = p.samples.first, let b = p.samples.last {
-                    s.dragBlockId = id
-                    s.dragOffset = Point(x: b.x - a.x, y: b.y - a.y)
-                }
-            case .eraser:
-                break
-            }
-        }
+        for p in pointers.all { p.behaviour.show(p, in: &s, editor: self) }
         return s
     }
 
     /// The stroke in progress of one pointer (nil if that pointer is not inking), so a window can
     /// draw just its newest segment after each move.
     public func liveStroke(pointerId: Int) -> LiveStroke? {
-        guard let p = pointers[pointerId], p.tool == .pen || p.tool == .highlighter else { return nil }
+        guard let p = pointers[pointerId], p.behaviour.inks else { return nil }
         return liveStroke(p)
     }
 
@@ -46,9 +31,9 @@ extension Editor {
     public var hasActivePointers: Bool { !pointers.isEmpty }
 
     /// Ids of the pointers currently down.
-    public var activePointerIds: [Int] { pointers.keys.sorted() }
+    public var activePointerIds: [Int] { pointers.ids }
 
-    private func liveStroke(_ p: ActivePointer) -> LiveStroke {
+    func liveStroke(_ p: ActivePointer) -> LiveStroke {
         let style = toolController.style(for: p.tool)
         return LiveStroke(id: p.strokeId, tool: p.tool.rawValue, color: style.color, width: style.width, samples: p.samples)
     }
@@ -98,8 +83,7 @@ extension Editor {
         guard let m = attached?.model else { return }
         let new = blockIds.filter { m.blocks[$0] != nil && $0 != m.rootId }
         guard new != selection else { return }
-        selection = new
-        selectedStrokes = []
+        select(blocks: new, strokes: [])
         renderer?.invalidate(nil)
     }
 }

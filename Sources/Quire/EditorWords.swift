@@ -71,7 +71,7 @@ extension Editor {
         set {
             guard newValue != wordSelection else { return }
             if let w = newValue, let m = attached?.model, (try? word(w, model: m)) == nil { return }
-            wordSelection = newValue
+            selectWord(newValue)
             renderer?.invalidate(nil)
         }
     }

@@ -184,6 +184,36 @@ func makePNG(_ path: String, width: Int32, height: Int32) throws {
 }
 
 @Suite struct RecognitionSeamTests {
+    /// Reads every block as one word with a fixed label, for the block types it declares.
+    final class FixedLabelRecognizer: BlockRecognizer, @unchecked Sendable {
+        let label: String, blockTypes: [String]
+        init(_ label: String, for types: [String]) { self.label = label; blockTypes = types }
+        func recognize(_ r: RecognitionRequest) throws -> [RecognizedWord] {
+            [RecognizedWord(label: label, candidates: [Candidate(label: label, score: 1)], box: r.box, strokeIds: r.strokes.map(\.id))]
+        }
+    }
+
+    /// Recognizers plug in per block type: a Math recognizer reads Math blocks beside the Text
+    /// one, and `recognizer` (the Text recognizer) reads Math only while no other is set.
+    @Test func eachBlockTypeIsReadByItsOwnRecognizer() throws {
+        let f = try Fixture()
+        f.editor.recognizer = FixedLabelRecognizer("text", for: ["Text"])
+        #expect(f.editor.recognizer(forBlockType: "Math") === f.editor.recognizer, "Math is read as text by default")
+        let math = try f.editor.addBlock(at: Point(x: 100, y: 300), type: "Math")
+        f.editor.register(FixedLabelRecognizer("math", for: ["Math"]))
+        try f.write(x: 120, y: 320)
+        try f.write(x: 100, y: 100)
+        try f.editor.waitForIdle()
+        let text = try #require(f.editor.rootBlock?.children.first { $0.type == "Text" })
+        #expect(math.words.map(\.label) == ["math"])
+        #expect(text.words.map(\.label) == ["text"])
+        f.editor.setRecognizer(nil, forBlockType: "Math")
+        try f.write(x: 200, y: 320)
+        try f.editor.waitForIdle()
+        #expect(math.words.map(\.label) == ["math"], "a block type without a recognizer is not read")
+        #expect(f.editor.recognizer(forBlockType: "Text") != nil)
+    }
+
     @Test func resultsArriveOffThreadAndWaitForIdleAppliesThem() throws {
         let f = try Fixture()
         f.editor.recognizer = CountingRecognizer()

@@ -45,7 +45,7 @@ import struct QuireTools.SplitMix
             let op = rng.next() % 10
             let x = rng.unit() * 700, y = rng.unit() * 560
             for (k, f) in [a, b].enumerated() {
-                if k == 1 { f.editor.flowBoxes.removeAll() }
+                if k == 1 { f.editor.flow.forget() }
                 let kids = f.part.model.root.childIds
                 switch op {
                 case 0...3:

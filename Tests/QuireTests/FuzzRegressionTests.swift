@@ -324,7 +324,7 @@ extension FuzzRegressionTests {
     @Test func inkMovedPastTheCoordinateRangeIsRefusedAndNeverTraps() throws {
         // 6.47 mm below Int32.max hundredths of a millimetre.
         let far = InkStroke(id: "s1", samples: [InkSample(x: 21_474_830, y: 10, t: 0, f: 0.5), InkSample(x: 21_474_830.05, y: 12, t: 5, f: 0.5)])
-        var grid = StrokeGrid()
+        var grid = StrokeIndex()
         var wrapped = far
         wrapped.translate(unitsX: 645, unitsY: 0)  // its left end reaches Int32.max, its right end wraps
         #expect(wrapped.unitBounds.minX > wrapped.unitBounds.maxX, "the move wrapped")

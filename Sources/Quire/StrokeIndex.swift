@@ -1,31 +1,6 @@
 import Foundation
 import InkModel
 
-/// One primitive model change; undo applies the inverse.
-enum Change {
-    case stroke(old: InkStroke?, new: InkStroke?)
-    case block(old: BlockData?, new: BlockData?)
-    case image(entry: String, old: Data?, new: Data?)
-    /// Every stroke of a block moved by whole 1/100 mm (a block flowing down): one record per block
-    /// instead of two stroke copies per stroke.
-    case shiftInk(blockId: String, dx: Int32, dy: Int32)
-
-    var inverse: Change {
-        switch self {
-        case .stroke(let o, let n): .stroke(old: n, new: o)
-        case .block(let o, let n): .block(old: n, new: o)
-        case .image(let e, let o, let n): .image(entry: e, old: n, new: o)
-        case .shiftInk(let b, let dx, let dy): .shiftInk(blockId: b, dx: 0 &- dx, dy: 0 &- dy)
-        }
-    }
-}
-
-/// A group of changes undone and redone as one step.
-struct Transaction {
-    var changes: [Change] = []
-    var isEmpty: Bool { changes.isEmpty }
-}
-
 /// A uniform grid over stroke bounds, so erasing and hit testing touch only nearby strokes and
 /// per-event cost stays flat as the document grows.
 ///
@@ -33,7 +8,7 @@ struct Transaction {
 /// shift: when a block flows down, its layer's shift changes and no stroke is re-indexed.
 /// Shifts and cell keys are integers (1/100 mm), so a stroke is found again exactly after any
 /// number of moves and undos.
-struct StrokeGrid {
+struct StrokeIndex {
     /// Cell size in 1/100 mm (10 mm).
     static let cell: Int64 = 1000
 

@@ -1,0 +1,84 @@
+import Foundation
+import InkModel
+
+/// The block flow of a Text Document: blocks pushed down, in reading order, so none overlap.
+/// It remembers the boxes it left last time, which makes the next flow incremental.
+final class BlockFlow {
+    /// Boxes of the root's children as the last flow left them.
+    private var boxes: [String: Rect] = [:]
+
+    /// Places `blocks` (the root's children, in its order) with `gap` between them: a block keeps
+    /// its place unless a block above it now covers it. Returns the changes that move blocks, and
+    /// the ids of those that moved, in reading order.
+    ///
+    /// Incremental: the boxes the previous flow left did not overlap, so a block whose box is
+    /// unchanged since can only collide with blocks that changed or moved, and it is checked
+    /// against those alone unless it has to move. The result is the same as placing every block
+    /// against every earlier one (`FlowTests` checks this), but a pen-up costs a sort of the
+    /// blocks plus the blocks that actually move, and a moved block's ink moves as one record.
+    func place(_ blocks: [BlockData], gap: Double) -> (changes: [Change], moved: [BlockData]) {
+        var kids: [(index: Int, block: BlockData)] = []
+        kids.reserveCapacity(blocks.count)
+        for (i, b) in blocks.enumerated() { kids.append((i, b)) }
+        // Ties (same top-left) keep the order of the root's children, so the flow is deterministic.
+        kids.sort { ($0.block.box.y, $0.block.box.x, $0.index) < ($1.block.box.y, $1.block.box.x, $1.index) }
+        var placed: [Rect] = []
+        placed.reserveCapacity(kids.count)
+        var placedChanged: [Rect] = []
+        var changes: [Change] = []
+        var moved: [BlockData] = []
+        var next: [String: Rect] = [:]
+        next.reserveCapacity(kids.count)
+        for (_, b) in kids {
+            var box = b.box
+            let changed = boxes[b.id] != b.box
+            if changed || placedChanged.contains(where: { $0.intersects(box) }) {
+                var moving = true
+                while moving {
+                    moving = false
+                    for r in placed where r.intersects(box) {
+                        box.y = r.maxY + gap
+                        moving = true
+                    }
+                }
+            }
+            if box != b.box {
+                changes += Editor.moveChanges(b, to: box)
+                moved.append(b)
+            }
+            placed.append(box)
+            if changed || box != b.box { placedChanged.append(box) }
+            next[b.id] = box
+        }
+        boxes = next
+        return (changes, moved)
+    }
+
+    /// Forgets the last flow: the next one places every block against every other.
+    func forget() { boxes.removeAll() }
+}
+
+extension Editor {
+    /// Flows the root's children (see `BlockFlow`). The moves join the last undo step so undo
+    /// restores the whole change at once; with `record` false (text laid out again for a new
+    /// font or page) they are no step of their own.
+    func relayout(anchor: String?, model m: PartModel, record: Bool = true) {
+        let blocks = m.root.childIds.compactMap { m.blocks[$0] }
+        let (moves, moved) = flow.place(blocks, gap: blockSpacing)
+        guard !moves.isEmpty else { return }
+        // Moved words are laid out afresh where they land (not just shifted), so that a block's
+        // layout is always what laying it out again gives.
+        let changes = layingOut(Transaction(changes: moves)).changes
+        var dirty = Rect.zero
+        for c in changes { dirty = dirty.union(apply(c, to: m)) }
+        guard record else { renderer?.invalidate(nil); return }
+        history.amendLast(changes)
+        finishChange(blockIds: [], dirty: dirty, model: m)
+        // A block that moved before its reading came back (a new block pushed below the one it
+        // overlapped) would have that reading dropped, as it is of ink no longer there: read it
+        // again where it is now. Blocks already read moved with their words.
+        for b in moved where Self.recognizable(b.type) && recognition.isPending(b.id) {
+            scheduleRecognition(blockId: b.id)
+        }
+    }
+}
