@@ -44,6 +44,9 @@ struct InkMLReading {
     var clock: Int64 = 0
     var dropped: [String: Int] = [:]
     var pendingViews: [(group: Int, refs: [String])] = []
+    /// Each group's enclosing group, by index into the page's groups.
+    var parents: [Int?] = []
+    var openGroups: [Int] = []
 
     init(root: XElement) {
         self.root = root
@@ -204,6 +207,9 @@ struct InkMLReading {
         var views: [String] = []
         let slot = page.groups.count
         page.groups.append(InkGroup(id: e.xmlId, labels: [:], strokes: [], depth: depth))
+        parents.append(openGroups.last)
+        openGroups.append(slot)
+        defer { openGroups.removeLast() }
         for k in e.children {
             switch k.name {
             case "trace": if let i = try trace(k, ctx) { members.append(i) }
@@ -237,12 +243,12 @@ struct InkMLReading {
             }
             page.groups[g].strokes = members
         }
-        // A parent group viewing its children's strokes: now complete. Nested groups that only held
-        // views are resolved in file order, which is the order they were recorded.
-        for g in page.groups.indices {
-            var seen = Set<Int>()
-            page.groups[g].strokes = page.groups[g].strokes.filter { seen.insert($0).inserted }
+        // A group holds its subgroups' strokes, those they only view included (children come
+        // after their parents).
+        for g in page.groups.indices.reversed() {
+            if let p = parents[g] { page.groups[p].strokes += page.groups[g].strokes }
         }
+        for g in page.groups.indices { page.groups[g].strokes = Array(Set(page.groups[g].strokes)).sorted() }
     }
 
     @discardableResult

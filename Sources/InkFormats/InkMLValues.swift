@@ -85,7 +85,7 @@ struct InkMLTraceDecoder {
         lastCoded = Array(repeating: 0, count: channels.count)
     }
 
-    /// One value per channel for each point; nil for an intermittent channel left out.
+    /// One value per channel for each point; nil for an intermittent channel never given.
     mutating func decode(_ text: String, describe: (String) -> String) throws -> [[Double?]] {
         var out: [[Double?]] = []
         let bytes = Array(text.utf8)
@@ -174,6 +174,8 @@ struct InkMLTraceDecoder {
             last[c] = value
             out[c] = value
         }
+        // Intermittent channels left out keep the value they last had.
+        for c in values.count..<channels.count { out[c] = last[c] }
         return out
     }
 
