@@ -359,7 +359,7 @@ struct InkMLReading {
                 let note = "coordinates have no units and a typical stroke spans \(fmt(typical)) units (the drawing \(fmt(extent))): "
                     + "scaled by \(fmt(k)) to make a typical stroke \(fmt(InkMLFormat.naturalStrokeSize)) mm"
                 doc.notes.append(note)
-                doc.metadata["import.scale"] = fmt(k)
+                doc.metadata["scale"] = "\(k)"
             } else {
                 doc.notes.append("coordinates have no units: read as millimetres")
             }
@@ -370,7 +370,7 @@ struct InkMLReading {
             for i in needsRange { page.strokes[i].samples = page.strokes[i].samples.map { InkSample(x: $0.x, y: $0.y, t: $0.t, f: $0.f / fMax) } }
             doc.notes.append("pressure has no declared range: divided by its largest value, \(fmt(fMax))")
         }
-        if let b = page.inkBounds, b.x < 0 || b.y < 0 || doc.metadata["import.scale"] != nil {
+        if let b = page.inkBounds, b.x < 0 || b.y < 0 || doc.metadata["scale"] != nil {
             let dx = 10 - b.x, dy = 10 - b.y
             for i in page.strokes.indices {
                 page.strokes[i].samples = page.strokes[i].samples.map { InkSample(x: $0.x + dx, y: $0.y + dy, t: $0.t, f: $0.f) }

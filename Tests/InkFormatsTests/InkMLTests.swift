@@ -65,7 +65,7 @@ func expectSameShape(_ a: [[(Double, Double)]], _ b: [InkTrace], scale k: Double
         #expect(page.strokes.count == 4)
         #expect(doc.metadata["truth"] == "$x^2$")
         #expect(doc.metadata["UI"] == "quire-test_0001")
-        let scale = try #require(doc.metadata["import.scale"])
+        let scale = try #require(doc.metadata["scale"])
         let k = try #require(Double(scale))
         #expect(doc.notes.contains { $0.contains("no units") && $0.contains("scaled") })
         let src: [[(Double, Double)]] = [
