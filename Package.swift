@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "InkFormats", dependencies: ["InkModel"], swiftSettings: strict),
         .target(name: "Quire", dependencies: ["InkModel", "InkRecognition", "InkRender", "CCairo", "CX11"],
                 swiftSettings: strict),
-        .target(name: "QuireApp", dependencies: ["Quire", "CX11", "CCairo"], swiftSettings: strict),
+        .target(name: "QuireApp", dependencies: ["Quire", "CX11"], swiftSettings: strict),
         .executableTarget(name: "quire",
                           dependencies: ["Quire", "QuireApp", "InkRecognition", "InkFormats", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),

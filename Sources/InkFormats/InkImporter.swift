@@ -8,7 +8,7 @@ import InkModel
 /// part's metadata under `import.`.
 public enum InkImporter {
     /// The part type imported pages get.
-    public static let partType = "Raw Content"
+    public static let partType = PartType.rawContent.rawValue
     /// Farther than any page reaches (1 km): such coordinates come from a misread unit.
     public static let maxCoordinate = 1_000_000.0
 
@@ -55,7 +55,7 @@ public enum InkImporter {
         for t in page.texts where !t.text.isEmpty {
             let lines = t.text.split(separator: "\n", omittingEmptySubsequences: false)
             let width = max(10, Double(lines.map(\.count).max() ?? 1) * t.size * 0.6)
-            var b = BlockData(id: m.makeBlockId(), type: "Text",
+            var b = BlockData(id: m.makeBlockId(), type: BlockType.text.rawValue,
                               box: Rect(x: t.origin.x, y: t.origin.y, width: width, height: Double(lines.count) * t.size * 1.3),
                               parentId: root.id, text: t.text, conversion: "digitalEdit")
             b.properties["import.font"] = "\(t.font) \(String(format: "%.2f", t.size)) mm"
@@ -67,7 +67,7 @@ public enum InkImporter {
             let id = m.makeBlockId()
             let entry = "images/\(id)." + (img.mimeType == "image/png" ? "png" : "jpg")
             m.setImage(img.data, entry: entry)
-            var b = BlockData(id: id, type: "Image", box: img.box, parentId: root.id,
+            var b = BlockData(id: id, type: BlockType.image.rawValue, box: img.box, parentId: root.id,
                               image: ImageRef(entry: entry, mimeType: img.mimeType, pixelWidth: img.pixelWidth, pixelHeight: img.pixelHeight))
             if let tex = img.tex { b.properties["import.tex"] = tex }
             m.setBlock(b)

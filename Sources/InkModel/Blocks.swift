@@ -47,7 +47,7 @@ public struct ImageRef: Codable, Equatable, Sendable {
 
 /// The stored state of one block (value type: undo records keep old copies).
 public struct BlockData: Codable, Equatable, Sendable {
-    public static let types = ["Text", "Math", "Diagram", "Drawing", "Raw Content", "Image", "Container"]
+    public static let types = BlockType.allCases.map(\.rawValue)
 
     public var id: String
     public var type: String

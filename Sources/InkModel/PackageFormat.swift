@@ -295,11 +295,11 @@ enum PackageFormat {
                   let type = pj["type"]?.stringValue else {
                 throw QuireError(.corruptPackage, "\(source): manifest.json parts[\(i)] needs string fields 'id' and 'type'")
             }
-            guard PartModel.rootBlockType[type] != nil else {
+            guard let kind = PartType(rawValue: type) else {
                 throw QuireError(.corruptPackage, "\(source): part '\(id)' has unknown type '\(type)'")
             }
             guard seen.insert(id).inserted else { throw QuireError(.corruptPackage, "\(source): part id '\(id)' appears twice") }
-            models.append(try decodePart(id: id, type: type, entries: entries, source: source))
+            models.append(try decodePart(id: id, kind: kind, entries: entries, source: source))
         }
         return PackageContent(packageId: info.packageId, revision: info.revision, metadata: metadata, parts: models)
     }
@@ -314,7 +314,7 @@ enum PackageFormat {
         return p
     }
 
-    static func decodePart(id: String, type: String, entries: [String: Data], source: String) throws -> PartModel {
+    static func decodePart(id: String, kind: PartType, entries: [String: Data], source: String) throws -> PartModel {
         let dir = "parts/\(id)/"
         let what = "\(source) part '\(id)'"
         guard let infoData = entries[dir + "part.json"] else { throw QuireError(.corruptPackage, "\(what): part.json is missing") }
@@ -338,9 +338,9 @@ enum PackageFormat {
         var byId: [String: BlockData] = [:]
         for b in blocks {
             guard byId.updateValue(b, forKey: b.id) == nil else { throw QuireError(.corruptPackage, "\(what): block id '\(b.id)' appears twice") }
-            guard BlockData.types.contains(b.type) else { throw QuireError(.corruptPackage, "\(what): block '\(b.id)' has unknown type '\(b.type)'") }
+            guard b.kind != nil else { throw QuireError(.corruptPackage, "\(what): block '\(b.id)' has unknown type '\(b.type)'") }
         }
-        guard let root = byId[rootId], root.type == PartModel.rootBlockType[type] else {
+        guard let root = byId[rootId], root.kind == kind.rootBlockType else {
             throw QuireError(.corruptPackage, "\(what): root block '\(rootId)' is missing or of the wrong type")
         }
         // A root with a parent would lead every walk up the tree back down into it.
@@ -365,7 +365,7 @@ enum PackageFormat {
                 throw QuireError(.corruptPackage, "\(what): stroke '\(s.id)' belongs to missing block '\(bid)'")
             }
         }
-        return PartModel(id: id, type: type, metadata: meta, strokes: strokes, blocks: blocks, rootId: rootId,
+        return PartModel(id: id, kind: kind, metadata: meta, strokes: strokes, blocks: blocks, rootId: rootId,
                          images: images, nextStroke: Int64(ns), nextBlock: Int64(nb))
     }
 

@@ -5,11 +5,9 @@ import Foundation
 /// Not thread-safe: the editor confines it to one thread and hands copies (value types) to workers.
 public final class PartModel {
     /// Part types and the type of their root block.
-    public static let rootBlockType: [String: String] = [
-        "Text": "Text", "Math": "Math", "Drawing": "Drawing", "Diagram": "Diagram",
-        "Raw Content": "Raw Content", "Text Document": "Container",
-    ]
-    public static let partTypes = ["Text", "Math", "Drawing", "Diagram", "Raw Content", "Text Document"]
+    public static let rootBlockType: [String: String] = Dictionary(uniqueKeysWithValues:
+        PartType.allCases.map { ($0.rawValue, $0.rootBlockType.rawValue) })
+    public static let partTypes = PartType.allCases.map(\.rawValue)
 
     /// The configuration key prefix for a part type ("Text Document" -> "text-document").
     public static func configPrefix(_ type: String) -> String {
@@ -17,7 +15,10 @@ public final class PartModel {
     }
 
     public let id: String
-    public let type: String
+    /// The part's kind (checked when the part was created or read).
+    public let kind: PartType
+    /// The SDK's type string of `kind`.
+    public var type: String { kind.rawValue }
     public let metadata: ParameterSet
     /// Strokes by id, in model millimetres (see `StrokeTable`).
     public var strokes: StrokeTable { StrokeTable(raw: rawStrokes, shifts: inkShifts, rootId: rootId) }
@@ -41,21 +42,21 @@ public final class PartModel {
     public private(set) var revision: Int = 0
 
     public init(id: String, type: String) throws {
-        guard let rootType = Self.rootBlockType[type] else {
+        guard let kind = PartType(rawValue: type) else {
             throw QuireError(.invalidPartType, "unknown part type '\(type)'; supported: \(Self.partTypes.joined(separator: ", "))")
         }
         self.id = id
-        self.type = type
+        self.kind = kind
         self.metadata = ParameterSet()
         self.rootId = "b0"
-        blocks["b0"] = BlockData(id: "b0", type: rootType, box: .zero)
+        blocks["b0"] = BlockData(id: "b0", type: kind.rootBlockType.rawValue, box: .zero)
         metadata.onChange = nil
     }
 
     /// Restores a part from decoded storage (the caller validated the pieces).
-    init(id: String, type: String, metadata: ParameterSet, strokes: [InkStroke], blocks: [BlockData], rootId: String,
+    init(id: String, kind: PartType, metadata: ParameterSet, strokes: [InkStroke], blocks: [BlockData], rootId: String,
          images: [String: Data], nextStroke: Int64, nextBlock: Int64) {
-        self.id = id; self.type = type; self.metadata = metadata; self.rootId = rootId
+        self.id = id; self.kind = kind; self.metadata = metadata; self.rootId = rootId
         self.images = images; self.nextStroke = nextStroke; self.nextBlock = nextBlock
         for b in blocks { self.blocks[b.id] = b }
         for s in strokes {
@@ -162,7 +163,7 @@ public final class PartModel {
 
     /// A deep copy with the same ids (clonePart keeps ids: they are unique within a part only).
     public func clone(newId: String) -> PartModel {
-        PartModel(id: newId, type: type, metadata: metadata.copy(), strokes: Array(strokes.values),
+        PartModel(id: newId, kind: kind, metadata: metadata.copy(), strokes: Array(strokes.values),
                   blocks: Array(blocks.values), rootId: rootId, images: images,
                   nextStroke: nextStroke, nextBlock: nextBlock)
     }

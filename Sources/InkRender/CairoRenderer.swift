@@ -1,4 +1,3 @@
-import CCairo
 import Foundation
 import InkModel
 
@@ -187,8 +186,8 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
         if !gone.isEmpty || full || scrolled {
             if let l = live {
                 let cr = CairoContext(l)
-                cairo_set_operator(cr.raw, CAIRO_OPERATOR_CLEAR)
-                cairo_paint(cr.raw)
+                cr.setOperator(.clear)
+                cr.paint()
             }
             pageRects += gone.values.map(\.bounds)
             frameRects += liveDrawn.values.map(\.bounds)
@@ -208,7 +207,7 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
             if full, let page {
                 let cr = CairoContext(page)
                 cr.setSource(state.background ?? pageRenderer.theme.background)
-                cairo_paint(cr.raw)
+                cr.paint()
                 return state.viewRect
             }
             return Self.union(frameRects + pageRects, state)
@@ -240,13 +239,13 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
         guard dx == dx.rounded(), dy == dy.rounded(), abs(dx) < w, abs(dy) < h else { return nil }
         // Cairo cannot copy a surface onto itself: go through the frame surface.
         let f = CairoContext(frame)
-        cairo_set_operator(f.raw, CAIRO_OPERATOR_SOURCE)
-        cairo_set_source_surface(f.raw, page.raw, 0, 0)
-        cairo_paint(f.raw)
+        f.setOperator(.source)
+        f.setSource(page)
+        f.paint()
         let p = CairoContext(page)
-        cairo_set_operator(p.raw, CAIRO_OPERATOR_SOURCE)
-        cairo_set_source_surface(p.raw, frame.raw, dx, dy)
-        cairo_paint(p.raw)
+        p.setOperator(.source)
+        p.setSource(frame, x: dx, y: dy)
+        p.paint()
         var strips: [Rect] = []
         if dx > 0 { strips.append(Rect(x: 0, y: 0, width: dx, height: h)) }
         if dx < 0 { strips.append(Rect(x: w + dx, y: 0, width: -dx, height: h)) }
@@ -289,25 +288,24 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
         let color = theme.color(tool: stroke.tool, color: stroke.color)
         let minWidth = 0.75 / scale
         let cr = CairoContext(live)
-        let c = cr.raw
         cr.setMatrix(t)
         // As the page draws ink (`DrawOptions.fastInk`), so the stroke does not change at pen-up.
-        cairo_set_antialias(c, CAIRO_ANTIALIAS_FAST)
+        cr.setAntialias(.fast)
         let highlighter = stroke.tool == "highlighter"
         let alpha = highlighter ? color.a * theme.highlighterAlpha : color.a
-        cairo_set_source_rgba(c, color.r, color.g, color.b, alpha)
+        cr.setSourceRGBA(color.r, color.g, color.b, alpha)
         // SOURCE (not OVER) so overlapping pieces of a translucent stroke do not darken each other.
-        if highlighter { cairo_set_operator(c, CAIRO_OPERATOR_SOURCE) }
+        if highlighter { cr.setOperator(.source) }
         if InkPath.usesPressure(pts, enabled: state.pressure, tool: stroke.tool) {
-            InkPath.addVariableOutline(c, pts, width: width, scale: scale, from: lo, to: n - 1, minWidth: minWidth)
-            cairo_set_fill_rule(c, CAIRO_FILL_RULE_WINDING)
-            cairo_fill(c)
+            InkPath.addVariableOutline(cr, pts, width: width, scale: scale, from: lo, to: n - 1, minWidth: minWidth)
+            cr.setFillRule(.winding)
+            cr.fill()
         } else {
-            cairo_set_line_width(c, max(width, minWidth))
-            cairo_set_line_cap(c, CAIRO_LINE_CAP_ROUND)
-            cairo_set_line_join(c, CAIRO_LINE_JOIN_ROUND)
-            InkPath.addCenterLine(c, pts, from: lo, to: n - 1)
-            cairo_stroke(c)
+            cr.setLineWidth(max(width, minWidth))
+            cr.setLineCap(.round)
+            cr.setLineJoin(.round)
+            InkPath.addCenterLine(cr, pts, from: lo, to: n - 1)
+            cr.stroke()
         }
         let lo2 = max(0, lo - 1)
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
@@ -360,28 +358,28 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
         let r = rect ?? full
         let fc = CairoContext(frame)
         fc.clip(to: r)
-        cairo_set_operator(fc.raw, CAIRO_OPERATOR_SOURCE)
-        cairo_set_source_surface(fc.raw, page.raw, 0, 0)
-        cairo_paint(fc.raw)
-        cairo_set_operator(fc.raw, CAIRO_OPERATOR_OVER)
-        cairo_set_source_surface(fc.raw, live.raw, 0, 0)
-        cairo_paint(fc.raw)
+        fc.setOperator(.source)
+        fc.setSource(page)
+        fc.paint()
+        fc.setOperator(.over)
+        fc.setSource(live)
+        fc.paint()
         for p in predicted.values where p.rect.intersects(r) {
             // Lighter than the ink: it is a guess the next event replaces.
-            cairo_set_source_rgba(fc.raw, p.color.r, p.color.g, p.color.b, p.color.a * 0.55)
-            cairo_set_line_width(fc.raw, p.width)
-            cairo_set_line_cap(fc.raw, CAIRO_LINE_CAP_ROUND)
-            cairo_move_to(fc.raw, p.from.x, p.from.y)
-            cairo_line_to(fc.raw, p.to.x, p.to.y)
-            cairo_stroke(fc.raw)
+            fc.setSourceRGBA(p.color.r, p.color.g, p.color.b, p.color.a * 0.55)
+            fc.setLineWidth(p.width)
+            fc.setLineCap(.round)
+            fc.moveTo(p.from.x, p.from.y)
+            fc.lineTo(p.to.x, p.to.y)
+            fc.stroke()
         }
         pageRenderer.drawLasso(fc, lasso)
         frame.flush()
         let tc = CairoContext(target)
         tc.clip(to: r)
-        cairo_set_operator(tc.raw, CAIRO_OPERATOR_SOURCE)
-        cairo_set_source_surface(tc.raw, frame.raw, 0, 0)
-        cairo_paint(tc.raw)
+        tc.setOperator(.source)
+        tc.setSource(frame)
+        tc.paint()
         target.flush()
     }
 

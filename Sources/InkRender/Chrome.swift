@@ -1,4 +1,3 @@
-import CCairo
 import Foundation
 import InkModel
 
@@ -26,49 +25,49 @@ public enum ChromePainter {
         CairoText.lock()
         defer { CairoText.unlock() }
         let cr = CairoContext(surface)
-        let c = cr.raw
-        CairoFontMetrics.applyFontOptions(c)
-        cairo_rectangle(c, 0, 0, Double(width), Double(height))
-        cairo_set_source_rgb(c, 0.95, 0.95, 0.94)
-        cairo_fill(c)
-        cairo_set_source_rgb(c, 0.78, 0.78, 0.76)
-        cairo_rectangle(c, 0, Double(height) - max(1, scale), Double(width), max(1, scale))
-        cairo_fill(c)
-        cairo_select_font_face(c, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
-        cairo_set_font_size(c, 13 * scale)
-        var extents = cairo_text_extents_t()
+        cr.applyFontOptions()
+        cr.rectangle(0, 0, Double(width), Double(height))
+        cr.setSourceRGB(0.95, 0.95, 0.94)
+        cr.fill()
+        cr.setSourceRGB(0.78, 0.78, 0.76)
+        cr.rectangle(0, Double(height) - max(1, scale), Double(width), max(1, scale))
+        cr.fill()
+        cr.selectFont(uiFont)
+        cr.setFontSize(13 * scale)
         for b in buttons {
             let f = b.frame
-            PageRenderer.roundedRect(c, f, radius: 6 * scale)
+            cr.roundedRect(f, radius: 6 * scale)
             if b.active {
-                cairo_set_source_rgb(c, theme.selectionColor.r, theme.selectionColor.g, theme.selectionColor.b)
+                cr.setSourceRGB(theme.selectionColor.r, theme.selectionColor.g, theme.selectionColor.b)
             } else {
-                cairo_set_source_rgb(c, 1, 1, 1)
+                cr.setSourceRGB(1, 1, 1)
             }
-            cairo_fill_preserve(c)
-            cairo_set_source_rgb(c, 0.7, 0.7, 0.68)
-            cairo_set_line_width(c, max(1, scale))
-            cairo_stroke(c)
+            cr.fillPreserve()
+            cr.setSourceRGB(0.7, 0.7, 0.68)
+            cr.setLineWidth(max(1, scale))
+            cr.stroke()
             let grey = b.enabled ? (b.active ? 1.0 : 0.12) : 0.62
-            cairo_set_source_rgb(c, grey, grey, grey)
-            cairo_text_extents(c, b.label, &extents)
-            cairo_move_to(c, f.x + (f.width - extents.width) / 2 - extents.x_bearing,
-                          f.y + (f.height - extents.height) / 2 - extents.y_bearing)
-            cairo_show_text(c, b.label)
+            cr.setSourceRGB(grey, grey, grey)
+            let extents = cr.textExtents(b.label)
+            cr.moveTo(f.x + (f.width - extents.width) / 2 - extents.xBearing,
+                      f.y + (f.height - extents.height) / 2 - extents.yBearing)
+            cr.showText(b.label)
         }
         if let message, !message.isEmpty {
             let right = (buttons.map(\.frame.maxX).max() ?? 0) + 12 * scale
-            cairo_save(c)
-            cairo_rectangle(c, right, 0, max(0, Double(width) - right), Double(height))
-            cairo_clip(c)
-            cairo_set_source_rgb(c, 0.55, 0.2, 0.1)
-            cairo_text_extents(c, message, &extents)
-            cairo_move_to(c, right, (Double(height) - extents.height) / 2 - extents.y_bearing)
-            cairo_show_text(c, message)
-            cairo_restore(c)
+            cr.save()
+            cr.clip(to: Rect(x: right, y: 0, width: max(0, Double(width) - right), height: Double(height)))
+            cr.setSourceRGB(0.55, 0.2, 0.1)
+            let extents = cr.textExtents(message)
+            cr.moveTo(right, (Double(height) - extents.height) / 2 - extents.yBearing)
+            cr.showText(message)
+            cr.restore()
         }
         surface.flush()
     }
+
+    /// The toolbar's face (its size is the UI scale's).
+    private static let uiFont = FontSpec(family: "DejaVu Sans", size: 13)
 
     /// The width a label needs at a UI scale (for laying out buttons).
     public static func labelWidth(_ label: String, scale: Double) -> Double {
@@ -76,12 +75,11 @@ public enum ChromePainter {
         CairoText.lock()
         defer { CairoText.unlock() }
         let cr = CairoContext(s)
-        CairoFontMetrics.applyFontOptions(cr.raw)
-        cairo_select_font_face(cr.raw, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
-        cairo_set_font_size(cr.raw, 13 * scale)
-        var e = cairo_text_extents_t()
-        cairo_text_extents(cr.raw, label, &e)
-        return e.x_advance
+        cr.applyFontOptions()
+        cr.selectFont(uiFont)
+        cr.setFontSize(13 * scale)
+        let e = cr.textExtents(label)
+        return e.xAdvance
     }
 
 }

@@ -1,4 +1,3 @@
-import CCairo
 import Foundation
 import InkModel
 
@@ -138,25 +137,18 @@ public final class Exporter {
         let area = try exportBounds(part: part, block: block, options: options)
         let k = 72 / 25.4
         try checkVectorPage(area, k, "PDF")
-        let sink = DataSink()
-        let opaque = Unmanaged.passUnretained(sink).toOpaque()
-        let raw = cairo_pdf_surface_create_for_stream(dataSinkWrite, opaque, area.width * k, area.height * k)!
-        try CairoSurface.check(raw, "PDF surface")
-        let s = CairoSurface(adopting: raw)
-        cairo_pdf_surface_set_metadata(raw, CAIRO_PDF_METADATA_CREATOR, "Quire")
-        try withExtendedLifetime(sink) {
-            do {
-                let cr = CairoContext(s)
-                let t = Transform(scale: k, tx: -area.x * k, ty: -area.y * k)
-                renderer.draw(cr, part: part, state: state(options, t, area), clip: nil, options: drawOptions(part, block, area, options))
-                // The PDF surface emits the page's text here, through the shared scaled fonts.
-                CairoText.withLock { cairo_show_page(cr.raw) }
-                try check(cr, "PDF")
-            }
-            CairoText.withLock { cairo_surface_finish(raw) }
-            try check(surface: raw, "PDF")
+        let s = try CairoSurface.pdf(width: area.width * k, height: area.height * k, creator: "Quire")
+        do {
+            let cr = CairoContext(s)
+            let t = Transform(scale: k, tx: -area.x * k, ty: -area.y * k)
+            renderer.draw(cr, part: part, state: state(options, t, area), clip: nil, options: drawOptions(part, block, area, options))
+            // The PDF surface emits the page's text here, through the shared scaled fonts.
+            cr.showPage()
+            try check(cr.errorMessage, "PDF")
         }
-        return sink.data
+        s.finish()
+        try check(s.errorMessage, "PDF")
+        return s.output
     }
 
     /// SVG (size of the content, in points) with ink as paths and typeset text as `<text>` elements.
@@ -164,25 +156,19 @@ public final class Exporter {
         let area = try exportBounds(part: part, block: block, options: options)
         let k = 72 / 25.4
         try checkVectorPage(area, k, "SVG")
-        let sink = DataSink()
-        let opaque = Unmanaged.passUnretained(sink).toOpaque()
-        let raw = cairo_svg_surface_create_for_stream(dataSinkWrite, opaque, area.width * k, area.height * k)!
-        try CairoSurface.check(raw, "SVG surface")
-        let s = CairoSurface(adopting: raw)
+        let s = try CairoSurface.svg(width: area.width * k, height: area.height * k)
         let t = Transform(scale: k, tx: -area.x * k, ty: -area.y * k)
         var o = drawOptions(part, block, area, options)
         // Cairo's SVG surface writes glyphs as outlines; text is added below as <text> instead.
         o.skipText = true
-        try withExtendedLifetime(sink) {
-            do {
-                let cr = CairoContext(s)
-                renderer.draw(cr, part: part, state: state(options, t, area), clip: nil, options: o)
-                try check(cr, "SVG")
-            }
-            CairoText.withLock { cairo_surface_finish(raw) }
-            try check(surface: raw, "SVG")
+        do {
+            let cr = CairoContext(s)
+            renderer.draw(cr, part: part, state: state(options, t, area), clip: nil, options: o)
+            try check(cr.errorMessage, "SVG")
         }
-        var svg = String(decoding: sink.data, as: UTF8.self)
+        s.finish()
+        try check(s.errorMessage, "SVG")
+        var svg = String(decoding: s.output, as: UTF8.self)
         let texts = textElements(part: part, block: block, area: area, options: options, transform: t)
         if !texts.isEmpty, let end = svg.range(of: "</svg>", options: .backwards) {
             svg.replaceSubrange(end, with: texts + "</svg>")
@@ -228,17 +214,8 @@ public final class Exporter {
 
     private func fmt(_ v: Double) -> String { String(format: "%.3f", v) }
 
-    private func check(_ cr: CairoContext, _ what: String) throws {
-        let st = cr.status
-        if st != CAIRO_STATUS_SUCCESS {
-            throw QuireError(.exportError, "\(what) export failed: \(String(validatingCString: cairo_status_to_string(st)) ?? "?")")
-        }
-    }
-
-    private func check(surface: OpaquePointer, _ what: String) throws {
-        let st = cairo_surface_status(surface)
-        if st != CAIRO_STATUS_SUCCESS {
-            throw QuireError(.exportError, "\(what) export failed: \(String(validatingCString: cairo_status_to_string(st)) ?? "?")")
-        }
+    /// Throws Cairo's error (a surface's or a context's) as an export error.
+    private func check(_ cairoError: String?, _ what: String) throws {
+        if let cairoError { throw QuireError(.exportError, "\(what) export failed: \(cairoError)") }
     }
 }

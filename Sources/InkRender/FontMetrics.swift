@@ -1,4 +1,3 @@
-import CCairo
 import Foundation
 import InkModel
 
@@ -23,26 +22,9 @@ public final class CairoFontMetrics: FontMetricsProvider, @unchecked Sendable {
     private var selected: Face?
 
     public init() {
-        // A 1x1 surface is enough: only metrics are read from it. It cannot fail for this size.
-        let surface = (try? CairoSurface(width: 1, height: 1)) ?? CairoSurface(adopting: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1))
-        context = CairoContext(surface)
-        CairoText.withLock { CairoFontMetrics.applyFontOptions(context.raw) }
-    }
-
-    /// Makes a context lay out text the way this class measures it (no hinting: the same layout
-    /// at every scale). The window's overlays use it too.
-    public static func applyFontOptions(_ cr: OpaquePointer) {
-        let opts = cairo_font_options_create()
-        cairo_font_options_set_hint_metrics(opts, CAIRO_HINT_METRICS_OFF)
-        cairo_font_options_set_hint_style(opts, CAIRO_HINT_STYLE_NONE)
-        cairo_font_options_set_antialias(opts, CAIRO_ANTIALIAS_GRAY)
-        cairo_set_font_options(cr, opts)
-        cairo_font_options_destroy(opts)
-    }
-
-    static func selectFont(_ cr: OpaquePointer, _ font: FontSpec) {
-        cairo_select_font_face(cr, font.family, font.italic ? CAIRO_FONT_SLANT_ITALIC : CAIRO_FONT_SLANT_NORMAL,
-                               font.bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
+        // A 1x1 surface is enough: only metrics are read from it.
+        context = CairoContext(CairoSurface.scratch())
+        CairoText.withLock { context.applyFontOptions() }
     }
 
     public func measure(_ text: String, font: FontSpec) -> TextMetrics {
@@ -81,8 +63,7 @@ public final class CairoFontMetrics: FontMetricsProvider, @unchecked Sendable {
     private func faceCache(_ face: Face) -> FaceCache {
         if let c = cache[face] { return c }
         select(face)
-        var fe = cairo_font_extents_t()
-        cairo_font_extents(context.raw, &fe)
+        let fe = context.fontExtents()
         let c = FaceCache(ascent: fe.ascent, descent: fe.descent)
         cache[face] = c
         return c
@@ -91,17 +72,16 @@ public final class CairoFontMetrics: FontMetricsProvider, @unchecked Sendable {
     /// Caller holds the lock.
     private func select(_ face: Face) {
         guard selected != face else { return }
-        Self.selectFont(context.raw, FontSpec(family: face.family, size: Self.referenceSize, bold: face.bold, italic: face.italic))
-        cairo_set_font_size(context.raw, Self.referenceSize)
+        context.selectFont(FontSpec(family: face.family, size: Self.referenceSize, bold: face.bold, italic: face.italic))
+        context.setFontSize(Self.referenceSize)
         selected = face
     }
 
     /// Caller holds the lock and has selected the face.
     private func glyph(_ grapheme: String) -> Glyph {
-        var te = cairo_text_extents_t()
-        cairo_text_extents(context.raw, grapheme, &te)
-        let ink = [te.x_bearing, te.y_bearing, te.width, te.height].allSatisfy(\.isFinite) && te.width > 0 && te.height > 0
-            ? Rect(x: te.x_bearing, y: te.y_bearing, width: te.width, height: te.height) : nil
-        return Glyph(advance: te.x_advance.isFinite ? te.x_advance : 0, ink: ink)
+        let te = context.textExtents(grapheme)
+        let ink = [te.xBearing, te.yBearing, te.width, te.height].allSatisfy(\.isFinite) && te.width > 0 && te.height > 0
+            ? Rect(x: te.xBearing, y: te.yBearing, width: te.width, height: te.height) : nil
+        return Glyph(advance: te.xAdvance.isFinite ? te.xAdvance : 0, ink: ink)
     }
 }

@@ -1,4 +1,3 @@
-import CCairo
 import Foundation
 import InkModel
 
@@ -72,19 +71,19 @@ enum InkPath {
     }
 
     /// Adds a smooth constant-width centre line for points `lo...hi` to the current path.
-    static func addCenterLine(_ cr: OpaquePointer, _ p: [InkPoint], from lo: Int = 0, to hiIn: Int? = nil) {
+    static func addCenterLine(_ cr: CairoContext, _ p: [InkPoint], from lo: Int = 0, to hiIn: Int? = nil) {
         let hi = hiIn ?? p.count - 1
         guard lo <= hi, hi < p.count else { return }
-        cairo_move_to(cr, p[lo].x, p[lo].y)
+        cr.moveTo(p[lo].x, p[lo].y)
         if lo == hi {
             // A dot: a zero-length segment with round caps draws a disc.
-            cairo_line_to(cr, p[lo].x, p[lo].y)
+            cr.lineTo(p[lo].x, p[lo].y)
             return
         }
         for i in lo..<hi {
             let p0 = p[max(i - 1, 0)], p1 = p[i], p2 = p[i + 1], p3 = p[min(i + 2, p.count - 1)]
             // Catmull-Rom to Bézier: the tangent at each point is parallel to its neighbours' chord.
-            cairo_curve_to(cr, p1.x + (p2.x - p0.x) / 6, p1.y + (p2.y - p0.y) / 6,
+            cr.curveTo(p1.x + (p2.x - p0.x) / 6, p1.y + (p2.y - p0.y) / 6,
                            p2.x - (p3.x - p1.x) / 6, p2.y - (p3.y - p1.y) / 6, p2.x, p2.y)
         }
     }
@@ -95,7 +94,7 @@ enum InkPath {
     /// Neighbouring quads share their edge (offsets along the mean normal), so a gently curving
     /// stroke has no seams; at sharp turns the quads keep their own normals and a disc fills the
     /// outer wedge, which avoids the folded (reverse-wound) quads a mean normal would make there.
-    static func addVariableOutline(_ cr: OpaquePointer, _ p: [InkPoint], width: Double, scale: Double,
+    static func addVariableOutline(_ cr: CairoContext, _ p: [InkPoint], width: Double, scale: Double,
                                    from lo: Int = 0, to hiIn: Int? = nil, minWidth: Double = 0) {
         let hi = hiIn ?? p.count - 1
         func radius(_ f: Double) -> Double { max(width * pressureFactor(f), minWidth) / 2 }
@@ -155,7 +154,7 @@ enum InkPath {
             shared[k] = (-my * k2, mx * k2)
         }
         // 4. One polygon per run between sharp joints: one side forward, the other back, wound like
-        //    cairo_arc's discs. (The union of per-piece quads, without their shared inner edges,
+        //    Cairo's arcs. (The union of per-piece quads, without their shared inner edges,
         //    which halves the edges the scan converter walks.)
         var start = 0
         while start < n - 1 {
@@ -167,10 +166,10 @@ enum InkPath {
                 return (-uy[piece] * rs[k], ux[piece] * rs[k])
             }
             let o0 = offset(start)
-            cairo_move_to(cr, xs[start] - o0.0, ys[start] - o0.1)
-            for k in (start + 1)...end { let o = offset(k); cairo_line_to(cr, xs[k] - o.0, ys[k] - o.1) }
-            for k in stride(from: end, through: start, by: -1) { let o = offset(k); cairo_line_to(cr, xs[k] + o.0, ys[k] + o.1) }
-            cairo_close_path(cr)
+            cr.moveTo(xs[start] - o0.0, ys[start] - o0.1)
+            for k in (start + 1)...end { let o = offset(k); cr.lineTo(xs[k] - o.0, ys[k] - o.1) }
+            for k in stride(from: end, through: start, by: -1) { let o = offset(k); cr.lineTo(xs[k] + o.0, ys[k] + o.1) }
+            cr.closePath()
             start = end
         }
         // 5. Round caps, and at sharp turns the pie that fills the outer gap between the pieces'
@@ -185,7 +184,7 @@ enum InkPath {
 
     /// The pie between the outer offsets of two pieces meeting at (x, y) with unit directions
     /// `a` then `b`, by increasing angle like `disc`, so it winds the same way as the outline.
-    static func joint(_ cr: OpaquePointer, _ x: Double, _ y: Double, _ r: Double, from a: (Double, Double), to b: (Double, Double), scale: Double) {
+    static func joint(_ cr: CairoContext, _ x: Double, _ y: Double, _ r: Double, from a: (Double, Double), to b: (Double, Double), scale: Double) {
         guard r > 0 else { return }
         let cross = a.0 * b.1 - a.1 * b.0, dot = a.0 * b.0 + a.1 * b.1
         // Turning towards the +normal side (-uy, ux) leaves the gap on the other side.
@@ -198,50 +197,50 @@ enum InkPath {
         let step = turn / Double(steps)
         let c = cos(step), s = sin(step)
         var dx = v0.0 * r, dy = v0.1 * r
-        cairo_move_to(cr, x, y)
-        cairo_line_to(cr, x + dx, y + dy)
+        cr.moveTo(x, y)
+        cr.lineTo(x + dx, y + dy)
         for _ in 1..<steps {
             (dx, dy) = (dx * c - dy * s, dx * s + dy * c)
-            cairo_line_to(cr, x + dx, y + dy)
+            cr.lineTo(x + dx, y + dy)
         }
-        cairo_line_to(cr, x + v1.0 * r, y + v1.1 * r)
-        cairo_close_path(cr)
+        cr.lineTo(x + v1.0 * r, y + v1.1 * r)
+        cr.closePath()
     }
 
     /// A disc as a polygon with about one vertex per 2.5 px of radius (at least 8): at ink sizes it
-    /// is indistinguishable from `cairo_arc`, and far cheaper to build and to scan-convert.
-    /// Vertices go by increasing angle, the winding `cairo_arc` uses and the outline quads match.
-    static func disc(_ cr: OpaquePointer, _ x: Double, _ y: Double, _ r: Double, scale: Double) {
+    /// is indistinguishable from an arc, and far cheaper to build and to scan-convert.
+    /// Vertices go by increasing angle, the winding Cairo's arcs use and the outline quads match.
+    static func disc(_ cr: CairoContext, _ x: Double, _ y: Double, _ r: Double, scale: Double) {
         guard r > 0 else { return }
         let n = max(8, min(48, Int(r * scale * 2.5)))
         let step = 2 * Double.pi / Double(n)
         let c = cos(step), s = sin(step)
         var dx = r, dy = 0.0
-        cairo_move_to(cr, x + dx, y)
+        cr.moveTo(x + dx, y)
         for _ in 1..<n {
             (dx, dy) = (dx * c - dy * s, dx * s + dy * c)
-            cairo_line_to(cr, x + dx, y + dy)
+            cr.lineTo(x + dx, y + dy)
         }
-        cairo_close_path(cr)
+        cr.closePath()
     }
 
     /// Draws one stroke with the current matrix (model units). `minWidth` keeps hairlines visible.
-    static func draw(_ cr: OpaquePointer, points all: [InkPoint], tool: String, color: RGBA, width: Double,
+    static func draw(_ cr: CairoContext, points all: [InkPoint], tool: String, color: RGBA, width: Double,
                      pressure: Bool, scale: Double, highlighterAlpha: Double, minWidth: Double = 0) {
         guard !all.isEmpty else { return }
         let p = decimate(all, minDistance: 1.5 / scale)
         let alpha = tool == "highlighter" ? color.a * highlighterAlpha : color.a
-        cairo_set_source_rgba(cr, color.r, color.g, color.b, alpha)
+        cr.setSourceRGBA(color.r, color.g, color.b, alpha)
         if usesPressure(p, enabled: pressure, tool: tool) {
             addVariableOutline(cr, p, width: width, scale: scale, minWidth: minWidth)
-            cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
-            cairo_fill(cr)
+            cr.setFillRule(.winding)
+            cr.fill()
         } else {
-            cairo_set_line_width(cr, max(width, minWidth))
-            cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
-            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+            cr.setLineWidth(max(width, minWidth))
+            cr.setLineCap(.round)
+            cr.setLineJoin(.round)
             addCenterLine(cr, p)
-            cairo_stroke(cr)
+            cr.stroke()
         }
     }
 

@@ -1,4 +1,3 @@
-import CCairo
 import Foundation
 import InkModel
 
@@ -88,16 +87,15 @@ public final class PageRenderer {
 
     /// Draws into `cr` whose current matrix maps view pixels to the device. `clip` is in view pixels.
     func draw(_ cr: CairoContext, part: PartModel, state: RenderState, clip: Rect?, options: DrawOptions) {
-        let c = cr.raw
         cr.save()
         defer { cr.restore() }
         let viewClip = clip ?? state.viewRect
         if let clip { cr.clip(to: clip) }
-        CairoFontMetrics.applyFontOptions(c)
-        cairo_set_antialias(c, CAIRO_ANTIALIAS_DEFAULT)
+        cr.applyFontOptions()
+        cr.setAntialias(.default)
         if options.background {
             cr.setSource(state.background ?? theme.background)
-            cairo_paint(c)
+            cr.paint()
         }
         let t = state.transform
         let scale = max(t.scale, 1e-9)
@@ -105,12 +103,7 @@ public final class PageRenderer {
         let canvas = options.canvas ?? t.inverted().apply(state.viewRect)
         let dragged = draggedIds(part, state)
         let drag = state.dragOffset
-        var deviceScale = 1.0
-        do {
-            var m = cairo_matrix_t()
-            cairo_get_matrix(c, &m)
-            deviceScale = max((m.xx * m.xx + m.yx * m.yx).squareRoot(), 1e-9)
-        }
+        let deviceScale = max(cr.matrixScale, 1e-9)
         let minInk = options.minInkWidthDevice / (scale * deviceScale)
 
         cr.save()
@@ -123,15 +116,15 @@ public final class PageRenderer {
             let offset = isDragged ? drag : Point(x: 0, y: 0)
             let cull = visibleModel.offsetBy(dx: -offset.x, dy: -offset.y)
             cr.save()
-            if isDragged { cairo_translate(c, drag.x, drag.y) }
+            if isDragged { cr.translate(drag.x, drag.y) }
             let area = b.box.isEmpty ? canvas : b.box
-            if b.type == "Text", state.guides, state.guideSpacing > 0, area.intersects(cull) || b.box.isEmpty {
+            if b.kind == .text, state.guides, state.guideSpacing > 0, area.intersects(cull) || b.box.isEmpty {
                 drawGuides(cr, block: b, area: area, spacing: state.guideSpacing, visible: cull, scale: scale * deviceScale)
             }
-            if b.type == "Image", !b.box.isEmpty, b.box.intersects(cull) { drawImage(cr, block: b, part: part) }
+            if b.kind == .image, !b.box.isEmpty, b.box.intersects(cull) { drawImage(cr, block: b, part: part) }
             if !options.skipText { drawText(cr, block: b, spacing: state.guideSpacing) }
             drawDecorations(cr, block: b, scale: scale * deviceScale)
-            if options.fastInk { cairo_set_antialias(c, CAIRO_ANTIALIAS_FAST) }
+            if options.fastInk { cr.setAntialias(.fast) }
             drawStrokes(cr, strokes(part, inBlock: b.id), cull: cull, pressure: state.pressure, scale: scale * deviceScale, minWidth: minInk)
             cr.restore()
         }
@@ -141,7 +134,7 @@ public final class PageRenderer {
             if !orphanBlocks.isEmpty {
                 let orphans = orphanBlocks.flatMap { strokes(part, inBlock: $0) }.sorted { $0.seq < $1.seq }
                 cr.save()
-                if options.fastInk { cairo_set_antialias(c, CAIRO_ANTIALIAS_FAST) }
+                if options.fastInk { cr.setAntialias(.fast) }
                 drawStrokes(cr, orphans, cull: visibleModel, pressure: state.pressure, scale: scale * deviceScale, minWidth: minInk)
                 cr.restore()
             }
@@ -152,7 +145,7 @@ public final class PageRenderer {
         if options.overlay {
             for live in state.liveStrokes {
                 let pts = InkPath.points(of: live.samples)
-                InkPath.draw(c, points: pts, tool: live.tool, color: theme.color(tool: live.tool, color: live.color),
+                InkPath.draw(cr, points: pts, tool: live.tool, color: theme.color(tool: live.tool, color: live.color),
                              width: theme.width(tool: live.tool, width: live.width), pressure: state.pressure,
                              scale: scale * deviceScale, highlighterAlpha: theme.highlighterAlpha, minWidth: minInk)
             }
@@ -181,7 +174,7 @@ public final class PageRenderer {
             for s in strokes where (s.tool == "highlighter") == (pass == 0) {
                 let w = theme.width(tool: s.tool, width: s.width)
                 guard strokeInkBounds(s, width: w, pressure: pressure).intersects(cull) else { continue }
-                InkPath.draw(cr.raw, points: InkPath.points(of: s), tool: s.tool, color: theme.color(of: s), width: w,
+                InkPath.draw(cr, points: InkPath.points(of: s), tool: s.tool, color: theme.color(of: s), width: w,
                              pressure: pressure, scale: scale, highlighterAlpha: theme.highlighterAlpha, minWidth: minWidth)
             }
         }
@@ -229,40 +222,37 @@ public final class PageRenderer {
     }
 
     private func drawSelection(_ cr: CairoContext, _ r: Rect) {
-        let c = cr.raw
         let sel = theme.selectionColor
         cr.setSource(sel, alphaScale: theme.selectionFillAlpha)
         cr.rectangle(r)
-        cairo_fill(c)
+        cr.fill()
         if theme.selectionWidth > 0 {
             cr.setSource(sel)
-            cairo_set_line_width(c, theme.selectionWidth)
+            cr.setLineWidth(theme.selectionWidth)
             // Half-pixel aligned so a 1-2 px outline stays crisp.
-            cairo_rectangle(c, r.x.rounded() + 0.5, r.y.rounded() + 0.5, r.width.rounded() - 1, r.height.rounded() - 1)
-            cairo_stroke(c)
+            cr.rectangle(r.x.rounded() + 0.5, r.y.rounded() + 0.5, r.width.rounded() - 1, r.height.rounded() - 1)
+            cr.stroke()
             let h = 6.0
             for (x, y) in [(r.x, r.y), (r.maxX, r.y), (r.x, r.maxY), (r.maxX, r.maxY)] {
-                cairo_rectangle(c, (x - h / 2).rounded(), (y - h / 2).rounded(), h, h)
+                cr.rectangle((x - h / 2).rounded(), (y - h / 2).rounded(), h, h)
             }
-            cairo_fill(c)
+            cr.fill()
         }
     }
 
     /// Draws the lasso polygon (view pixels) with the identity-to-view matrix current.
     func drawLasso(_ cr: CairoContext, _ lasso: [Point]) {
         guard lasso.count >= 2 else { return }
-        let c = cr.raw
         cr.save()
-        cairo_move_to(c, lasso[0].x, lasso[0].y)
-        for p in lasso.dropFirst() { cairo_line_to(c, p.x, p.y) }
-        cairo_close_path(c)
+        cr.moveTo(lasso[0].x, lasso[0].y)
+        for p in lasso.dropFirst() { cr.lineTo(p.x, p.y) }
+        cr.closePath()
         cr.setSource(theme.lassoColor, alphaScale: theme.lassoFillAlpha)
-        cairo_fill_preserve(c)
+        cr.fillPreserve()
         cr.setSource(theme.lassoColor)
-        cairo_set_line_width(c, max(theme.lassoWidth, 0.5))
-        var dash = [6.0, 4.0]
-        cairo_set_dash(c, &dash, 2, 0)
-        cairo_stroke(c)
+        cr.setLineWidth(max(theme.lassoWidth, 0.5))
+        cr.setDash([6, 4])
+        cr.stroke()
         cr.restore()
     }
 
@@ -278,11 +268,10 @@ public final class PageRenderer {
     // MARK: guides and text
 
     private func drawGuides(_ cr: CairoContext, block b: BlockData, area: Rect, spacing: Double, visible: Rect, scale: Double) {
-        let c = cr.raw
         cr.save()
         cr.clip(to: area)
         // A hairline at least one device pixel wide keeps guides visible but quiet at any zoom.
-        cairo_set_line_width(c, max(theme.guideWidth, 1 / scale))
+        cr.setLineWidth(max(theme.guideWidth, 1 / scale))
         cr.setSource(theme.guideColor)
         let originY = b.box.isEmpty ? 0 : area.y
         let top = max(area.y, visible.y), bottom = min(area.maxY, visible.maxY)
@@ -292,19 +281,19 @@ public final class PageRenderer {
         while originY + k * spacing <= bottom, lines < 10_000 {
             let y = originY + k * spacing
             if y >= area.y {
-                cairo_move_to(c, x0, y)
-                cairo_line_to(c, x1, y)
+                cr.moveTo(x0, y)
+                cr.lineTo(x1, y)
             }
             k += 1; lines += 1
         }
-        cairo_stroke(c)
+        cr.stroke()
         if theme.margin > 0 {
             let mx = (b.box.isEmpty ? 0 : area.x) + theme.margin
             if mx >= visible.x, mx <= visible.maxX {
                 cr.setSource(theme.marginColor)
-                cairo_move_to(c, mx, max(area.y, visible.y))
-                cairo_line_to(c, mx, min(area.maxY, visible.maxY))
-                cairo_stroke(c)
+                cr.moveTo(mx, max(area.y, visible.y))
+                cr.lineTo(mx, min(area.maxY, visible.maxY))
+                cr.stroke()
             }
         }
         cr.restore()
@@ -327,51 +316,39 @@ public final class PageRenderer {
         guard !runs.isEmpty else { return }
         CairoText.lock()
         defer { CairoText.unlock() }
-        let c = cr.raw
         cr.save()
         cr.setSource(theme.textColor)
         var current: FontSpec?
         for r in runs {
             if r.font != current {
-                CairoFontMetrics.selectFont(c, r.font)
-                cairo_set_font_size(c, r.font.size)
+                cr.selectFont(r.font)
+                cr.setFontSize(r.font.size)
                 current = r.font
             }
-            cairo_move_to(c, r.x, r.baseline)
-            cairo_show_text(c, r.text)
+            cr.moveTo(r.x, r.baseline)
+            cr.showText(r.text)
         }
         cr.restore()
     }
 
     /// Gesture styles on handwritten words: underline and surround.
     private func drawDecorations(_ cr: CairoContext, block b: BlockData, scale: Double) {
-        let c = cr.raw
         for w in b.words where !w.styles.isEmpty && !w.box.isEmpty {
             cr.save()
             cr.setSource(theme.penColor)
-            cairo_set_line_width(c, max(theme.penWidth * 0.8, 1 / scale))
-            cairo_set_line_cap(c, CAIRO_LINE_CAP_ROUND)
+            cr.setLineWidth(max(theme.penWidth * 0.8, 1 / scale))
+            cr.setLineCap(.round)
             if w.styles.contains("underline") {
-                cairo_move_to(c, w.box.x, w.box.maxY + 0.8)
-                cairo_line_to(c, w.box.maxX, w.box.maxY + 0.8)
-                cairo_stroke(c)
+                cr.moveTo(w.box.x, w.box.maxY + 0.8)
+                cr.lineTo(w.box.maxX, w.box.maxY + 0.8)
+                cr.stroke()
             }
             if w.styles.contains("surround") {
-                Self.roundedRect(c, w.box.insetBy(dx: -1.2, dy: -1.2), radius: 1.5)
-                cairo_stroke(c)
+                cr.roundedRect(w.box.insetBy(dx: -1.2, dy: -1.2), radius: 1.5)
+                cr.stroke()
             }
             cr.restore()
         }
-    }
-
-    static func roundedRect(_ c: OpaquePointer, _ r: Rect, radius: Double) {
-        let rad = min(radius, r.width / 2, r.height / 2)
-        cairo_new_sub_path(c)
-        cairo_arc(c, r.maxX - rad, r.y + rad, rad, -Double.pi / 2, 0)
-        cairo_arc(c, r.maxX - rad, r.maxY - rad, rad, 0, Double.pi / 2)
-        cairo_arc(c, r.x + rad, r.maxY - rad, rad, Double.pi / 2, Double.pi)
-        cairo_arc(c, r.x + rad, r.y + rad, rad, Double.pi, 3 * Double.pi / 2)
-        cairo_close_path(c)
     }
 
     // MARK: images
@@ -408,16 +385,14 @@ public final class PageRenderer {
     }
 
     private func drawImage(_ cr: CairoContext, block b: BlockData, part: PartModel) {
-        let c = cr.raw
         switch image(for: b, part: part) {
         case .success(let s):
             cr.save()
             cr.clip(to: b.box)
-            cairo_translate(c, b.box.x, b.box.y)
-            cairo_scale(c, b.box.width / Double(s.width), b.box.height / Double(s.height))
-            cairo_set_source_surface(c, s.raw, 0, 0)
-            cairo_pattern_set_filter(cairo_get_source(c), CAIRO_FILTER_GOOD)
-            cairo_paint(c)
+            cr.translate(b.box.x, b.box.y)
+            cr.scale(b.box.width / Double(s.width), b.box.height / Double(s.height))
+            cr.setSource(s, filter: .good)
+            cr.paint()
             cr.restore()
         case .failure(let e):
             drawPlaceholder(cr, b.box)
@@ -431,66 +406,63 @@ public final class PageRenderer {
 
     /// A grey box with a cross: visibly "an image belongs here", never an empty gap.
     private func drawPlaceholder(_ cr: CairoContext, _ r: Rect) {
-        let c = cr.raw
         cr.save()
         cr.setSource(theme.placeholderColor)
         cr.rectangle(r)
-        cairo_fill(c)
+        cr.fill()
         cr.setSource(theme.placeholderCrossColor)
-        cairo_set_line_width(c, max(0.3, min(r.width, r.height) * 0.015))
-        cairo_move_to(c, r.x, r.y); cairo_line_to(c, r.maxX, r.maxY)
-        cairo_move_to(c, r.maxX, r.y); cairo_line_to(c, r.x, r.maxY)
+        cr.setLineWidth(max(0.3, min(r.width, r.height) * 0.015))
+        cr.moveTo(r.x, r.y); cr.lineTo(r.maxX, r.maxY)
+        cr.moveTo(r.maxX, r.y); cr.lineTo(r.x, r.maxY)
         cr.rectangle(r)
-        cairo_stroke(c)
+        cr.stroke()
         cr.restore()
     }
 
     // MARK: debug overlay
 
     private func drawDebug(_ cr: CairoContext, part: PartModel, state: RenderState, dragged: Set<String>, canvas: Rect, only: Set<String>?) {
-        let c = cr.raw
         let px = 1 / max(state.transform.scale, 1e-9)
         CairoText.lock()
         defer { CairoText.unlock() }
         cr.save()
-        CairoFontMetrics.selectFont(c, theme.debugFont)
-        cairo_set_font_size(c, theme.debugFont.size)
+        cr.selectFont(theme.debugFont)
+        cr.setFontSize(theme.debugFont.size)
         for b in part.blocksInTreeOrder() {
             if let only, !only.contains(b.id) { continue }
             cr.save()
-            if dragged.contains(b.id) { cairo_translate(c, state.dragOffset.x, state.dragOffset.y) }
+            if dragged.contains(b.id) { cr.translate(state.dragOffset.x, state.dragOffset.y) }
             if !b.box.isEmpty {
                 cr.setSource(theme.debugBlockColor)
-                cairo_set_line_width(c, px)
-                var dash = [4 * px, 3 * px]
-                cairo_set_dash(c, &dash, 2, 0)
+                cr.setLineWidth(px)
+                cr.setDash([4 * px, 3 * px])
                 cr.rectangle(b.box)
-                cairo_stroke(c)
-                cairo_set_dash(c, nil, 0, 0)
-                cairo_move_to(c, b.box.x + 0.5, b.box.y - 0.6)
-                cairo_show_text(c, "\(b.type) \(b.id)")
+                cr.stroke()
+                cr.setDash([])
+                cr.moveTo(b.box.x + 0.5, b.box.y - 0.6)
+                cr.showText("\(b.type) \(b.id)")
             }
             for w in b.words where !w.box.isEmpty {
                 cr.setSource(theme.debugCharColor, alphaScale: 0.9)
-                cairo_set_line_width(c, px)
+                cr.setLineWidth(px)
                 for ch in w.chars where !ch.box.isEmpty { cr.rectangle(ch.box) }
-                cairo_stroke(c)
+                cr.stroke()
                 cr.setSource(theme.debugWordColor)
-                cairo_set_line_width(c, 1.5 * px)
+                cr.setLineWidth(1.5 * px)
                 cr.rectangle(w.box)
-                cairo_stroke(c)
+                cr.stroke()
                 let baseline = wordBaseline(w, block: b, state: state)
                 cr.setSource(theme.debugBaselineColor)
-                cairo_move_to(c, w.box.x - 1, baseline)
-                cairo_line_to(c, w.box.maxX + 1, baseline)
-                cairo_stroke(c)
+                cr.moveTo(w.box.x - 1, baseline)
+                cr.lineTo(w.box.maxX + 1, baseline)
+                cr.stroke()
                 var label = w.label
                 let others = w.candidates.map(\.label).filter { $0 != w.label }.prefix(4)
                 if !others.isEmpty { label += "  [" + others.joined(separator: " | ") + "]" }
                 cr.setSource(theme.debugLabelColor)
                 // Above the word and clear of a "surround" decoration.
-                cairo_move_to(c, w.box.x, w.box.y - 2)
-                cairo_show_text(c, label)
+                cr.moveTo(w.box.x, w.box.y - 2)
+                cr.showText(label)
             }
             cr.restore()
         }
@@ -499,7 +471,7 @@ public final class PageRenderer {
 
     /// Words carry no baseline: in Text blocks it is the guide nearest the word's bottom, else the bottom.
     private func wordBaseline(_ w: RecognizedWord, block b: BlockData, state: RenderState) -> Double {
-        guard b.type == "Text", state.guideSpacing > 0 else { return w.box.maxY }
+        guard b.kind == .text, state.guideSpacing > 0 else { return w.box.maxY }
         let origin = b.box.isEmpty ? 0 : b.box.y
         let k = ((w.box.maxY - origin) / state.guideSpacing).rounded()
         let y = origin + k * state.guideSpacing

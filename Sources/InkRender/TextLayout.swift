@@ -1,7 +1,7 @@
 import Foundation
 import InkModel
 
-/// A piece of typeset text on one baseline, in model millimetres: what one `cairo_show_text` draws.
+/// A piece of typeset text on one baseline, in model millimetres: what one show-text call of Cairo draws.
 struct TextRun: Equatable {
     var text: String
     var x: Double
@@ -295,7 +295,7 @@ public struct TextLayout: Sendable {
         let origin = b.box.isEmpty ? 0 : b.box.y
         func inkBaseline(_ w: RecognizedWord) -> Double {
             let bottom = w.baselineEstimate
-            if b.type == "Text", guideSpacing > 0 {
+            if b.kind == .text, guideSpacing > 0 {
                 let y = origin + ((bottom - origin) / guideSpacing).rounded() * guideSpacing
                 if abs(y - bottom) < guideSpacing / 2 { return y }
             }

@@ -20,6 +20,8 @@ public final class ContentBlock {
     public var isValid: Bool { data != nil }
     /// "Text", "Math", "Diagram", "Drawing", "Raw Content", "Image" or "Container".
     public var type: String { data?.type ?? "" }
+    /// The block's kind; nil once the block is invalid.
+    public var kind: BlockType? { data?.kind }
     /// The block's box in model millimetres.
     public var box: Rect { data?.box ?? .zero }
     public var children: [ContentBlock] {

@@ -104,8 +104,8 @@ public final class Editor {
             // A value of another type (a user's configuration file) means the default, as for
             // every other key: it must not keep the part from opening.
             if !p.model.metadata.hasKey("quire.text.configuration.name") {
-                try p.model.metadata.setString((try? configuration.getString("text.configuration.name", default: "text")) ?? "text", forKey: "quire.text.configuration.name")
-                try p.model.metadata.setString((try? configuration.getString("text.configuration.bundle", default: "en_US")) ?? "en_US", forKey: "quire.text.configuration.bundle")
+                try p.model.metadata.setString(configuration[.textConfigurationName], forKey: "quire.text.configuration.name")
+                try p.model.metadata.setString(configuration[.textConfigurationBundle], forKey: "quire.text.configuration.bundle")
             }
         }
         pointers.removeAll()

@@ -21,16 +21,16 @@ final class ClipboardStore: @unchecked Sendable {
 }
 
 extension Editor {
-    static func recognizable(_ type: String) -> Bool { type == "Text" || type == "Math" }
+    static func recognizable(_ type: String) -> Bool { BlockType(rawValue: type)?.isRecognized ?? false }
 
     /// Block types `addBlock` accepts (Text Document parts only).
     public var supportedAddBlockTypes: [String] {
-        attached?.type == "Text Document" ? ["Text", "Math", "Drawing", "Diagram", "Raw Content"] : []
+        attached?.kind == .textDocument ? BlockType.addable.map(\.rawValue) : []
     }
 
     func requireTextDocument(_ what: String) throws -> PartModel {
         let m = try requirePart()
-        guard m.type == "Text Document" else {
+        guard m.kind == .textDocument else {
             throw QuireError(.unsupportedOperation, "\(what) works in Text Document parts only (this part is \(m.type))")
         }
         return m
@@ -38,10 +38,10 @@ extension Editor {
 
     func defaultSize(_ type: String, at x: Double) -> (Double, Double) {
         let spacing = guideSpacing
-        switch type {
-        case "Text": return (max(30, pageWidth - x - 5), 2 * spacing)
-        case "Math": return (min(120, max(30, pageWidth - x - 5)), 3 * spacing)
-        case "Drawing", "Diagram": return (min(120, max(30, pageWidth - x - 5)), 80)
+        switch BlockType(rawValue: type) {
+        case .text: return (max(30, pageWidth - x - 5), 2 * spacing)
+        case .math: return (min(120, max(30, pageWidth - x - 5)), 3 * spacing)
+        case .drawing, .diagram: return (min(120, max(30, pageWidth - x - 5)), 80)
         default: return (min(120, max(30, pageWidth - x - 5)), 40)
         }
     }
@@ -61,12 +61,12 @@ extension Editor {
     @discardableResult
     public func addBlock(at point: Point, type: String) throws -> ContentBlock {
         let m = try requireTextDocument("addBlock")
-        guard ["Text", "Math", "Drawing", "Diagram", "Raw Content"].contains(type) else {
+        guard let kind = BlockType(rawValue: type), BlockType.addable.contains(kind) else {
             throw QuireError(.invalidBlockType, "cannot add a block of type '\(type)'; supported: \(supportedAddBlockTypes.joined(separator: ", "))")
         }
         guard point.x.isFinite, point.y.isFinite else { throw QuireError(.invalidArgument, "addBlock: point must be finite") }
         let p = toModel(point.x, point.y)
-        let x = max(0, p.x), y = max(0, type == "Text" ? (p.y / guideSpacing).rounded(.down) * guideSpacing : p.y)
+        let x = max(0, p.x), y = max(0, kind == .text ? (p.y / guideSpacing).rounded(.down) * guideSpacing : p.y)
         let (w, h) = defaultSize(type, at: x)
         return insertBlock(BlockData(id: m.makeBlockId(), type: type, box: Rect(x: x, y: y, width: w, height: h), parentId: m.rootId), model: m)
     }
@@ -75,7 +75,7 @@ extension Editor {
     @discardableResult
     public func addBlock(at point: Point, type: String, mimeType: MimeType, data: String) throws -> ContentBlock {
         let m = try requireTextDocument("addBlock")
-        guard type == "Text" || type == "Math" else {
+        guard type == BlockType.text.rawValue || type == BlockType.math.rawValue else {
             throw QuireError(.invalidBlockType, "typed content can be imported into Text or Math blocks, not '\(type)'")
         }
         guard mimeType == .text else {
@@ -107,12 +107,12 @@ extension Editor {
             throw QuireError(.imageError, "images must be image/png or image/jpeg, not \(mimeType.typeName)")
         }
         guard point.x.isFinite, point.y.isFinite else { throw QuireError(.invalidArgument, "addImage: point must be finite") }
-        let maxBytes = (try? configuration.getInteger("image.max-file-size", default: 32 << 20)) ?? 32 << 20
+        let maxBytes = configuration[.imageMaxFileSize]
         let data: Data
         do { data = try FileIO.readFile(file, maxBytes: maxBytes) } catch let e as QuireError {
             throw QuireError(.imageError, "cannot add image '\(file)': \(e.message)")
         }
-        let maxPixels = (try? configuration.getNumber("image.max-pixels", default: 40_000_000)) ?? 40_000_000
+        let maxPixels = configuration[.imageMaxPixels]
         let size = try ImageHeader.size(of: data, mimeType: mimeType, file: file)
         guard Double(size.width) * Double(size.height) <= maxPixels else {
             throw QuireError(.imageError, "image '\(file)' is \(size.width)x\(size.height) pixels, more than image.max-pixels (\(String(format: "%.0f", maxPixels)))")
@@ -122,7 +122,7 @@ extension Editor {
         let w = min(max(20, pageWidth - x - 5), Double(size.width) * 25.4 / 96)
         let h = w * Double(size.height) / Double(size.width)
         let entry = "images/\(m.makeBlockId())." + (mimeType == .png ? "png" : "jpg")
-        let b = BlockData(id: m.makeBlockId(), type: "Image", box: Rect(x: x, y: y, width: w, height: h), parentId: m.rootId,
+        let b = BlockData(id: m.makeBlockId(), type: BlockType.image.rawValue, box: Rect(x: x, y: y, width: w, height: h), parentId: m.rootId,
                           image: ImageRef(entry: entry, mimeType: mimeType.typeName, pixelWidth: size.width, pixelHeight: size.height))
         return insertBlock(b, extra: [.image(entry: entry, old: nil, new: data)], model: m)
     }
@@ -132,7 +132,7 @@ extension Editor {
         guard let m = attached?.model, point.x.isFinite, point.y.isFinite else { return nil }
         let p = toModel(point.x, point.y)
         if let b = topBlock(atModel: p, model: m) { return ContentBlock(id: b.id, editor: self, model: m) }
-        return m.type == "Text Document" ? nil : rootBlock
+        return m.kind == .textDocument ? nil : rootBlock
     }
 
     /// Changes that remove a block, its descendants, their strokes and images.

@@ -42,7 +42,7 @@ extension Editor {
 
     public func supportedExportMimeTypes(for block: ContentBlock?) -> [MimeType] {
         guard attached != nil else { return [] }
-        if let block, block.isValid, block.type == "Image" { return [.json, .png, .jpeg, .svg, .pdf] }
+        if let block, block.isValid, block.kind == .image { return [.json, .png, .jpeg, .svg, .pdf] }
         return [.text, .json, .inkml, .png, .jpeg, .svg, .pdf]
     }
 

@@ -212,7 +212,7 @@ extension Editor {
     /// lines of space below it (the blocks below move down); right to left it closes up to two
     /// lines of the empty space below it.
     func sliceChanges(_ g: inout Gesture, model m: PartModel) -> Transaction? {
-        guard m.type == "Text Document" else { return nil }
+        guard m.kind == .textDocument else { return nil }
         let y = g.box.midY
         let kids = m.root.childIds.compactMap { m.blocks[$0] }
         let below = kids.filter { $0.box.y >= y }

@@ -54,9 +54,8 @@ extension Editor {
     /// The gesture kinds enabled for the attached part's type: `gesture.enable` and the
     /// `<part type>.pen.gestures` list.
     func enabledGestures(_ m: PartModel) -> Set<GestureKind> {
-        guard gesturesAllowed, (try? configuration.getBoolean("gesture.enable", default: true)) ?? true else { return [] }
-        let key = PartModel.configPrefix(m.type) + ".pen.gestures"
-        let names = (try? configuration.getStringArray(key, default: [])) ?? []
+        guard gesturesAllowed, configuration[.gestureEnable] else { return [] }
+        let names = configuration[.penGestures(m.kind)]
         return Set(GestureKind.allCases.filter { names.contains($0.configName) })
     }
 
@@ -77,9 +76,9 @@ extension Editor {
         let lh = guideSpacing
         let units = block.map { gestureUnits($0, near: bbox.insetBy(dx: -lh, dy: -lh), model: m) } ?? []
         var guideY: Double?
-        if let b = block, b.type == "Text", guides.enabled { guideY = (b.box.isEmpty ? 0 : b.box.y) + lh }
+        if let b = block, b.kind == .text, guides.enabled { guideY = (b.box.isEmpty ? 0 : b.box.y) + lh }
         let context = GestureContext(boxes: units.map(\.box), lineHeight: lh,
-                                     betweenBlocks: m.type == "Text Document" && block == nil, guideY: guideY)
+                                     betweenBlocks: m.kind == .textDocument && block == nil, guideY: guideY)
         guard let kind = GestureClassifier().classify(samples, context: context), kinds.contains(kind) else { return false }
         let blockId = block?.id ?? m.rootId
         var g = Gesture(kind: kind, blockId: blockId, box: bbox, samples: samples, words: [], strokeIds: [])
@@ -95,7 +94,7 @@ extension Editor {
             return true
         case .apply:
             commit(t, affecting: Self.affectedBlocks(t, rootId: m.rootId))
-            if m.type == "Text Document" { relayout(anchor: block?.id, model: m) }
+            if m.kind == .textDocument { relayout(anchor: block?.id, model: m) }
             renderer?.invalidate(viewTransform.apply(bbox.insetBy(dx: -3, dy: -3)))
             notify { $0.gestureApplied(self, gesture: g) }
             return true
@@ -105,7 +104,7 @@ extension Editor {
     /// The block a gesture stroke lies on: the root's child under its middle, else the one it
     /// overlaps most; in a part other than a Text Document, the root.
     func gestureBlock(_ bbox: Rect, model m: PartModel) -> BlockData? {
-        guard m.type == "Text Document" else { return m.root }
+        guard m.kind == .textDocument else { return m.root }
         if let b = topBlock(atModel: Point(x: bbox.midX, y: bbox.midY), model: m) { return b }
         var best: (BlockData, Double)?
         for id in m.root.childIds {

@@ -13,7 +13,7 @@ public struct Guides: Equatable, Sendable {
 extension Editor {
     /// The editor's guide settings, read live from its configuration.
     public var guides: Guides {
-        Guides(enabled: (try? configuration.getBoolean("text.guides.enable", default: true)) ?? true, spacing: guideSpacing)
+        Guides(enabled: configuration[.textGuidesEnable], spacing: guideSpacing)
     }
 
     /// The baselines of a Text block, in model millimetres from the top of the part, top to bottom:
@@ -28,7 +28,7 @@ extension Editor {
 
     func baselines(of b: BlockData) -> [Double] {
         let g = guides
-        guard g.enabled, b.type == "Text" else { return [] }
+        guard g.enabled, b.kind == .text else { return [] }
         let top = b.box.isEmpty ? 0 : b.box.y
         let bottom = b.box.isEmpty ? contentBox.maxY : b.box.maxY
         // The renderer's rule, in integers of spacing so rounding never adds or drops a line.

@@ -5,9 +5,9 @@ import InkRender
 extension Editor {
     /// Export options from this editor's configuration.
     var exportOptions: ExportOptions {
-        ExportOptions(guides: (try? configuration.getBoolean("export.image.guides", default: false)) ?? false,
+        ExportOptions(guides: configuration[.exportImageGuides],
                       guideSpacing: guideSpacing,
-                      pressure: (try? configuration.getBoolean("renderer.ink.pressure", default: true)) ?? true)
+                      pressure: configuration[.rendererInkPressure])
     }
 
     /// Image and document exports (PNG, JPEG, SVG, PDF) through Cairo. Undecodable images are drawn as
@@ -19,7 +19,7 @@ extension Editor {
         exporter.onImageError = { errors.append(($0, $1)) }
         defer { for (id, e) in errors { notifyError(blockId: id, code: e.code, message: e.message) } }
         let blockId = b.id == m.rootId ? nil : b.id
-        let d = dpi ?? ((try? configuration.getNumber("export.image.dpi", default: 150)) ?? 150)
+        let d = dpi ?? configuration[.exportImageDPI]
         switch mimeType {
         case .png: return try exporter.exportPNG(part: m, block: blockId, dpi: d, options: exportOptions)
         case .jpeg: return try exporter.exportJPEG(part: m, block: blockId, dpi: d, options: exportOptions)

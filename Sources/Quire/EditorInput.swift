@@ -47,7 +47,7 @@ extension Editor {
         var p = ActivePointer(type: type, tool: toolController.tool(for: type), strokeId: m.makeStrokeId(),
                               startView: Point(x: x, y: y), lastView: Point(x: x, y: y), startTime: s.t)
         p.samples.append(s)
-        if p.tool == .hand, m.type == "Text Document", let b = topBlock(atModel: Point(x: s.x, y: s.y), model: m) {
+        if p.tool == .hand, m.kind == .textDocument, let b = topBlock(atModel: Point(x: s.x, y: s.y), model: m) {
             p.dragBlock = b.id
         }
         if p.tool == .eraser { erase(&p, from: s, to: s, model: m) }
@@ -187,7 +187,7 @@ extension Editor {
                                width: style.width, seq: m.nextSeq(), samples: p.samples)
         var t = Transaction()
         var affected: [String] = [m.rootId]
-        if m.type == "Text Document" {
+        if m.kind == .textDocument {
             let (blockId, changes) = placeInk(stroke.bounds, start: Point(x: p.samples[0].x, y: p.samples[0].y), model: m)
             stroke.blockId = blockId
             t.changes = changes
@@ -195,7 +195,7 @@ extension Editor {
         }
         t.changes.insert(.stroke(old: nil, new: stroke), at: 0)
         commit(t, affecting: affected)
-        if m.type == "Text Document" { relayout(anchor: stroke.blockId, model: m) }
+        if m.kind == .textDocument { relayout(anchor: stroke.blockId, model: m) }
     }
 
     /// Chooses the block for new ink in a Text Document: the block under it, else a new Text block.
@@ -204,7 +204,7 @@ extension Editor {
         let center = Point(x: bounds.x + bounds.width / 2, y: bounds.y + bounds.height / 2)
         if let hit = topBlock(atModel: start, model: m) ?? topBlock(atModel: center, model: m) {
             var nb = hit
-            if hit.type == "Text" {
+            if hit.kind == .text {
                 let grown = hit.box.union(bounds)
                 let bottom = (grown.maxY / spacing).rounded(.up) * spacing
                 nb.box = Rect(x: hit.box.x, y: hit.box.y, width: max(hit.box.width, grown.maxX - hit.box.x), height: bottom - hit.box.y)
@@ -216,7 +216,7 @@ extension Editor {
         let top = max(0, ((bounds.y - 1) / spacing).rounded(.down) * spacing)
         let bottom = max(top + spacing, ((bounds.maxY + 1) / spacing).rounded(.up) * spacing)
         let width = max(pageWidth - x - margin, bounds.maxX - x + 2)
-        let block = BlockData(id: m.makeBlockId(), type: "Text", box: Rect(x: x, y: top, width: width, height: bottom - top), parentId: m.rootId)
+        let block = BlockData(id: m.makeBlockId(), type: BlockType.text.rawValue, box: Rect(x: x, y: top, width: width, height: bottom - top), parentId: m.rootId)
         var root = m.root
         let oldRoot = root
         root.childIds.append(block.id)
@@ -226,14 +226,14 @@ extension Editor {
     /// `text.guides.spacing`; under 0.5 mm or over a metre (block boxes would leave the range a
     /// package holds, and areas around a gesture overflow) the default 10.
     var guideSpacing: Double {
-        let s = (try? configuration.getNumber("text.guides.spacing", default: 10)) ?? 10
+        let s = configuration[.textGuidesSpacing]
         return s > 0.5 && s <= 1000 ? s : 10
     }
 
     /// `text-document.block-spacing`, kept within 0...1000 mm: a negative gap would make the flow
     /// push a block down onto the one above it forever.
     var blockSpacing: Double {
-        let g = (try? configuration.getNumber("text-document.block-spacing", default: 4)) ?? 4
+        let g = configuration[.textDocumentBlockSpacing]
         return g.isNaN ? 4 : max(0, min(1000, g))
     }
 
@@ -250,7 +250,7 @@ extension Editor {
     func erase(_ p: inout ActivePointer, from a: InkSample, to b: InkSample, model m: PartModel) {
         let radius = max(0.5, 4 / viewTransform.scale * pixelsPerMillimetre / 3.78)
         let seg = Rect(x: min(a.x, b.x) - radius, y: min(a.y, b.y) - radius, width: abs(a.x - b.x) + 2 * radius, height: abs(a.y - b.y) + 2 * radius)
-        let precise = (try? configuration.getBoolean(PartModel.configPrefix(m.type) + ".eraser.erase-precisely", default: false)) ?? false
+        let precise = configuration[.erasePrecisely(m.kind)]
         for id in grid.candidates(seg) {
             guard let s = m.strokes[id], s.bounds.insetBy(dx: -radius, dy: -radius).intersects(seg) else { continue }
             var hit = [Bool](repeating: false, count: s.count)
@@ -338,8 +338,8 @@ extension Editor {
         if let last = lastTap, time - last.t <= 400, time >= last.t, hypot(p.x - last.p.x, p.y - last.p.y) * viewTransform.scale <= 24,
            last.blockId == blockId {
             lastTap = nil
-            guard (try? configuration.getBoolean("convert.convert-on-double-tap", default: true)) ?? true else { return }
-            let target = blockId.flatMap { getBlockById($0) } ?? (m.type == "Text Document" ? nil : rootBlock)
+            guard configuration[.convertOnDoubleTap] else { return }
+            let target = blockId.flatMap { getBlockById($0) } ?? (m.kind == .textDocument ? nil : rootBlock)
             guard let target, Self.recognizable(target.type) else { return }
             do { try convert(target, targetState: .digitalEdit) } catch let e as QuireError {
                 notifyError(blockId: target.id, code: e.code, message: e.message)

@@ -86,7 +86,7 @@ extension Editor {
         let grownBefore = m.root.childIds.compactMap { m.blocks[$0] }.map(\.box)
         let changed = refreshTextLayout(m.blocksInTreeOrder().map(\.id), model: m)
         guard !changed.isEmpty else { return }
-        if m.type == "Text Document", grownBefore != m.root.childIds.compactMap({ m.blocks[$0] }).map(\.box) {
+        if m.kind == .textDocument, grownBefore != m.root.childIds.compactMap({ m.blocks[$0] }).map(\.box) {
             relayout(anchor: nil, model: m, record: false)
         }
         renderer?.invalidate(nil)

@@ -12,7 +12,7 @@ public struct RecognitionRequest: Sendable {
     /// `text.configuration.*` values of the editor at the time of the request.
     public var options: [String: String]
 
-    public init(blockId: String, blockType: String = "Text", box: Rect, strokes: [InkStroke],
+    public init(blockId: String, blockType: String = BlockType.text.rawValue, box: Rect, strokes: [InkStroke],
                 guideSpacing: Double? = nil, options: [String: String] = [:]) {
         self.blockId = blockId; self.blockType = blockType; self.box = box; self.strokes = strokes
         self.guideSpacing = guideSpacing; self.options = options
@@ -112,7 +112,7 @@ extension Editor {
             case .stringArray, nil: options[k] = ""
             }
         }
-        let guides = (try? configuration.getBoolean("text.guides.enable", default: true)) ?? true
+        let guides = configuration[.textGuidesEnable]
         return RecognitionRequest(blockId: blockId, blockType: b.type, box: b.box, strokes: m.strokes(inBlock: blockId),
                                   guideSpacing: guides ? guideSpacing : nil, options: options)
     }
@@ -238,7 +238,7 @@ extension Editor {
         }
         commit(t, affecting: ids)
         // Reflowed text may need more lines than the ink did.
-        if m.type == "Text Document", !ids.isEmpty { relayout(anchor: nil, model: m) }
+        if m.kind == .textDocument, !ids.isEmpty { relayout(anchor: nil, model: m) }
     }
 
     /// The words a block shows, with the chosen candidate of each.

@@ -64,7 +64,7 @@ extension Editor {
         guard nb != b else { return }
         let m = try requirePart()
         commit(Transaction(changes: [.block(old: b, new: nb)]), affecting: [b.id])
-        if m.type == "Text Document" { relayout(anchor: b.id, model: m) }
+        if m.kind == .textDocument { relayout(anchor: b.id, model: m) }
     }
 
     /// Join and split on typed or published text. Join (upward in a gap): the space between the

@@ -11,11 +11,11 @@ extension Editor {
         syncTextLayout()
         var s = RenderState(transform: viewTransform, viewWidth: viewSize?.width ?? 1, viewHeight: viewSize?.height ?? 1,
                             selectedBlockIds: selection,
-                            guides: (try? configuration.getBoolean("text.guides.enable", default: true)) ?? true,
+                            guides: configuration[.textGuidesEnable],
                             guideSpacing: guideSpacing,
-                            pressure: (try? configuration.getBoolean("renderer.ink.pressure", default: true)) ?? true,
-                            debugBoxes: (try? configuration.getBoolean("renderer.debug.boxes", default: false)) ?? false)
-        s.prediction = (try? configuration.getBoolean("renderer.prediction.enable", default: false)) ?? false
+                            pressure: configuration[.rendererInkPressure],
+                            debugBoxes: configuration[.rendererDebugBoxes])
+        s.prediction = configuration[.rendererPredictionEnable]
         for k in pointers.keys.sorted() {
             let p = pointers[k]!
             switch p.tool {
@@ -64,7 +64,7 @@ extension Editor {
         guard !text.isEmpty else { throw QuireError(.invalidArgument, "typeText: nothing to type") }
         if let block {
             let b = try block.checkValid()
-            if b.type == "Text", m.strokes(inBlock: b.id).isEmpty {
+            if b.kind == .text, m.strokes(inBlock: b.id).isEmpty {
                 var nb = b
                 var t = b.text ?? ""
                 for ch in text {
@@ -88,7 +88,7 @@ extension Editor {
             ?? m.root.childIds.compactMap { m.blocks[$0]?.box.maxY }.max() ?? 0
         let left = block.flatMap { m.blocks[$0.id] }?.box.x ?? 5
         let view = viewTransform.apply(Point(x: left, y: below + guideSpacing * 0.5))
-        return try addBlock(at: view, type: "Text", mimeType: .text, data: typed)
+        return try addBlock(at: view, type: BlockType.text.rawValue, mimeType: .text, data: typed)
     }
 }
 

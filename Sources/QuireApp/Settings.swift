@@ -44,31 +44,10 @@ public func makeAppEngine(warn: (String) -> Void) throws -> Engine {
             warn("ignoring \(userFile): \(e.message)")
         }
     }
-    if (try? engine.configuration.getString("content-package.temp-folder", default: "")) ?? "" == "" {
+    if engine.configuration[.packageTempFolder].isEmpty {
         let dir = XDG.stateDir + "/autosave"
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try engine.configuration.setString(dir, forKey: "content-package.temp-folder")
+        try engine.configuration.setString(dir, forKey: ConfigKey<String>.packageTempFolder.name)
     }
     return engine
-}
-
-/// Opens (or creates) the package to edit and picks its part: the first Text Document, else the
-/// first part; an empty package gets a Text Document.
-func openDocument(engine: Engine, path: String?) throws -> (ContentPackage, ContentPart, String) {
-    let file: String
-    if let path { file = path } else {
-        try? FileManager.default.createDirectory(atPath: XDG.dataDir, withIntermediateDirectories: true)
-        file = XDG.dataDir + "/notes.iink"
-    }
-    let pkg = try engine.openPackage(file, openOption: .create)
-    var note = ""
-    if pkg.recoveredFromTemp { note = "Recovered unsaved changes after an unclean exit." }
-    var chosen: ContentPart?
-    for i in 0..<pkg.partCount {
-        let p = try pkg.part(at: i)
-        if p.type == "Text Document" { chosen = p; break }
-        if chosen == nil { chosen = p }
-    }
-    let part = try chosen ?? pkg.createPart(type: "Text Document")
-    return (pkg, part, note)
 }

@@ -64,3 +64,87 @@ public struct ToolbarLayout: Sendable {
         frames().first { $0.1.insetBy(dx: -2 * scale, dy: -4 * scale).contains(p) }?.0
     }
 }
+
+/// The toolbar's state and painting: which button is held down, the status message at its right
+/// end, and the image path being typed there.
+final class ToolbarController {
+    let layout: ToolbarLayout
+    private let window: PaintedWindow
+    private var pressed: ToolbarCommand?
+    private var signature = ""
+    private(set) var message = ""
+    private var messageUntil: Date?
+    /// The image path being typed (nil: no prompt).
+    private(set) var prompt: String?
+
+    init(layout: ToolbarLayout, window: PaintedWindow) {
+        self.layout = layout
+        self.window = window
+    }
+
+    /// Shows a message for a while (also on stderr).
+    func show(_ text: String, seconds: TimeInterval = 5) {
+        message = text
+        messageUntil = Date().addingTimeInterval(seconds)
+        FileHandle.standardError.write(Data("quire: \(text)\n".utf8))
+    }
+
+    /// A message shown from the start, not echoed (the caller reports it its own way).
+    func showQuietly(_ text: String, seconds: TimeInterval) {
+        message = text
+        if !text.isEmpty { messageUntil = Date().addingTimeInterval(seconds) }
+    }
+
+    /// True while a message waits to be taken down (the loop wakes for it).
+    var hasTimedMessage: Bool { messageUntil != nil }
+
+    func expireMessage(now: Date = Date()) {
+        if let until = messageUntil, now > until { message = ""; messageUntil = nil }
+    }
+
+    /// A press (pixels of the toolbar): remembers the button under it.
+    func press(at p: Point) { pressed = layout.command(at: p) }
+
+    /// A release: the button's command when it is the one pressed.
+    func release(at p: Point) -> AppCommand? {
+        let c = layout.command(at: p)
+        defer { pressed = nil }
+        guard let c, c == pressed else { return nil }
+        return c.command
+    }
+
+    // MARK: the image path prompt
+
+    func beginPrompt() { prompt = "" }
+
+    /// A key while the prompt is open; returns the path when Enter submits it.
+    func promptKey(_ k: KeyInput) -> String? {
+        guard var p = prompt else { return nil }
+        switch k.key {
+        case .escape: prompt = nil
+        case .enter:
+            prompt = nil
+            return p
+        case .backspace:
+            if !p.isEmpty { p.removeLast() }
+            prompt = p
+        default:
+            if !k.ctrl, KeyMap.isPrintable(k.text) { prompt = p + k.text }
+        }
+        return nil
+    }
+
+    /// Repaints when what the toolbar shows changed (or always with `force`).
+    func paint(width: Int, scale: Double, tool: Tool, canUndo: Bool, canRedo: Bool, theme: Theme, force: Bool = false) {
+        let sig = "\(tool)|\(canUndo)|\(canRedo)|\(message)|\(prompt ?? "-")|\(pressed?.rawValue ?? "")|\(width)"
+        guard force || sig != signature else { return }
+        signature = sig
+        let buttons = layout.frames().map { c, f in
+            ChromeButton(id: c.rawValue, label: c.label, frame: f, active: c.tool == tool || c == pressed,
+                         enabled: c == .undo ? canUndo : c == .redo ? canRedo : true)
+        }
+        let text = prompt.map { "Image file: \($0)_  (Enter to insert, Esc to cancel)" } ?? message
+        ChromePainter.drawToolbar(on: window.surface, width: width, height: layout.height, scale: scale, buttons: buttons,
+                                  message: text, theme: theme)
+    }
+}

@@ -69,7 +69,7 @@ final class ClipboardFuzz: FuzzTarget {
         defer { pkg.close() }
         let e = engine.createEditor(fontMetricsProvider: fonts)
         try e.setViewSize(width: 794, height: 1123)
-        try e.setPart(try pkg.createPart(type: "Text Document"))
+        try e.setPart(try pkg.createPart(type: PartType.textDocument.rawValue))
         var pen = Pen(clock: 1_700_000_000_000)
         var y = 15.0
         for _ in 0..<5 {
@@ -110,7 +110,7 @@ final class ClipboardFuzz: FuzzTarget {
         let path = ws.file("target.iink")
         var pkg = try engine.createPackage(path)
         defer { pkg.close() }
-        var part = try pkg.createPart(type: rng.chance(0.95) ? "Text Document" : "Text")
+        var part = try pkg.createPart(type: rng.chance(0.95) ? PartType.textDocument.rawValue : PartType.text.rawValue)
         var e = engine.createEditor(fontMetricsProvider: fonts)
         try e.setViewSize(width: 794, height: 1123)
         try e.setPart(part)

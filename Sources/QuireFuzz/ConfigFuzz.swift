@@ -169,7 +169,7 @@ final class ConfigFuzz: FuzzTarget {
             return
         }
         defer { pkg.close() }
-        let part = try pkg.createPart(type: rng.chance(0.8) ? "Text Document" : "Text")
+        let part = try pkg.createPart(type: rng.chance(0.8) ? PartType.textDocument.rawValue : PartType.text.rawValue)
         let e = engine.createEditor(fontMetricsProvider: fonts)
         if rng.chance(0.4) { try injectAllOrNothing(e.configuration, text, "editor") }
         try e.setViewSize(width: 794, height: 1123)
@@ -226,7 +226,7 @@ final class ConfigFuzz: FuzzTarget {
             let b = w.box
             try attempt("gesture") { try pen.draw(e, Pen.resample([Point(x: b.x - 0.5, y: b.midY), Point(x: b.maxX + 0.5, y: b.midY)], &rng)) }
         }
-        if part.type == "Text Document" {
+        if part.kind == .textDocument {
             try attempt("type") { _ = try e.typeText("typed text 123", into: nil) }
             // image.max-file-size and image.max-pixels apply here.
             let png = ws.file("one.png")

@@ -186,7 +186,7 @@ enum Invariants {
             if s.count == 0 { return "stroke \(s.id) has no points" }
             if let b = s.blockId, m.blocks[b] == nil { return "stroke \(s.id) is in missing block \(b)" }
         }
-        if m.type == "Text Document" {
+        if m.kind == .textDocument {
             let kids = m.root.childIds.compactMap { m.blocks[$0] }
             for i in 0..<kids.count {
                 for j in 0..<i where kids[i].box.intersects(kids[j].box) {

@@ -41,7 +41,7 @@ final class ImportFuzz: FuzzTarget {
         let path = ws.file("imported.iink")
         var pkg = try engine.createPackage(path)
         defer { pkg.close() }
-        let part = try pkg.createPart(type: "Text Document")
+        let part = try pkg.createPart(type: PartType.textDocument.rawValue)
         let editor = engine.createEditor(fontMetricsProvider: fonts)
         editor.recognizer = nil
         try editor.setViewSize(width: 794, height: 1123)

@@ -9,7 +9,7 @@ import Quire
 /// gives back the start, redo of everything the end, and save then reopen the same model.
 final class SessionFuzz: FuzzTarget {
     let context: FuzzContext
-    static let partTypes = ["Text", "Math", "Drawing", "Diagram", "Raw Content"]
+    static let partTypes = PartType.allCases.filter { $0 != .textDocument }.map(\.rawValue)
     let fonts = CairoFontMetrics()
 
     init(context: FuzzContext) throws { self.context = context }
@@ -75,7 +75,7 @@ final class Session {
         pen = Pen(clock: 1_700_000_000_000 + Int64(rng.int(1_000_000)) * 1000)
         path = ws.file("session.iink")
         engine = try Engine()
-        let type = rng.chance(0.7) ? "Text Document" : rng.pick(SessionFuzz.partTypes)
+        let type = rng.chance(0.7) ? PartType.textDocument.rawValue : rng.pick(SessionFuzz.partTypes)
         let content = rng.int(3)
         // Set before any ink is read: words read with another guide spacing would differ from a
         // later reading of the same ink.
@@ -83,7 +83,7 @@ final class Session {
         if rng.chance(0.1) { try engine.configuration.setBoolean(false, forKey: "gesture.enable") }
         if rng.chance(0.1), content != 0 { try engine.configuration.setNumber(rng.pick([5, 8, 12.5]), forKey: "text.guides.spacing") }
         switch content {
-        case 0 where type == "Text Document":
+        case 0 where type == PartType.textDocument.rawValue:
             let welcome = Session.welcomePath()
             try FileManager.default.copyItem(atPath: welcome, toPath: path)
             package = try engine.openPackage(path)

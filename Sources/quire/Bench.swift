@@ -47,7 +47,7 @@ struct BenchPackages: ParsableCommand {
             let path = dir.appendingPathComponent("bench.iink").path
             let engine = try Engine()
             var pkg: ContentPackage? = try engine.createPackage(path)
-            let part = try pkg!.createPart(type: "Drawing")
+            let part = try pkg!.createPart(type: PartType.drawing.rawValue)
             for i in 0..<strokes {
                 part.model.insertStroke(Synthetic.stroke(id: part.model.makeStrokeId(), seq: Int64(i + 1), points: points, seed: UInt64(i)))
             }
@@ -88,7 +88,7 @@ struct BenchEditor: ParsableCommand {
             let engine = try Engine()
             let pkg = try engine.createPackage(dir.appendingPathComponent("e.iink").path)
             defer { pkg.close() }
-            let part = try pkg.createPart(type: "Text Document")
+            let part = try pkg.createPart(type: PartType.textDocument.rawValue)
             let editor = engine.createEditor(fontMetricsProvider: CairoFontMetrics())
             try editor.setViewSize(width: 1600, height: 1200)
             try editor.setPart(part)
@@ -164,7 +164,7 @@ struct BenchMemory: ParsableCommand {
             let engine = try Engine()
             let pkg = try engine.createPackage(dir.appendingPathComponent("m.iink").path)
             defer { pkg.close() }
-            let part = try pkg.createPart(type: "Drawing")
+            let part = try pkg.createPart(type: PartType.drawing.rawValue)
             for i in 0..<strokes {
                 part.model.insertStroke(Synthetic.stroke(id: part.model.makeStrokeId(), seq: Int64(i + 1), points: points, seed: UInt64(i)))
             }

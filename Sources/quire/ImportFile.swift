@@ -41,7 +41,7 @@ enum ImportFile {
         do {
             defer { pkg.close() }
             if asText {
-                let part = try pkg.createPart(type: "Text Document")
+                let part = try pkg.createPart(type: PartType.textDocument.rawValue)
                 let editor = engine.createEditor(fontMetricsProvider: CairoFontMetrics())
                 // Ink only: the package is saved before a background read could finish (export reads it).
                 editor.recognizer = nil

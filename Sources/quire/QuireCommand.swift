@@ -67,7 +67,7 @@ struct NewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "new", abstract: "Create a new package holding one empty part.")
     @Argument(help: "The package file to create (must not exist).") var file: String
     @Option(name: .customLong("part-type"), help: "Text, Math, Drawing, Diagram, Raw Content or Text Document.")
-    var partType = "Text Document"
+    var partType = PartType.textDocument.rawValue
     @Option(name: .customLong("fill-strokes"), help: "Write this many synthetic strokes (for benchmarks).")
     var fillStrokes = 0
 
@@ -114,7 +114,7 @@ struct StressSaveCommand: ParsableCommand {
         try runReporting {
             let engine = try Engine()
             let pkg = try engine.openPackage(file, openOption: .create)
-            let part = pkg.partCount > 0 ? try pkg.part(at: 0) : try pkg.createPart(type: "Drawing")
+            let part = pkg.partCount > 0 ? try pkg.part(at: 0) : try pkg.createPart(type: PartType.drawing.rawValue)
             var round = 0
             while round < rounds {
                 for _ in 0..<strokesPerRound {

@@ -120,7 +120,7 @@ struct RecognizeCommand: ParsableCommand {
         var texts: [String] = []
         for i in part.map({ [$0] }) ?? Array(0 ..< pkg.partCount) {
             let p = try pkg.part(at: i)
-            guard p.type == "Text" || p.type == "Text Document" else { continue }
+            guard p.kind == .text || p.kind == .textDocument else { continue }
             let editor = engine.createEditor(fontMetricsProvider: CairoFontMetrics())
             // The blocks are read here, synchronously; no background recognition.
             editor.recognizer = nil
@@ -148,7 +148,7 @@ struct RecognizeCommand: ParsableCommand {
     private func textBlocks(_ b: ContentBlock?) -> [ContentBlock] {
         guard let b else { return [] }
         let kids = b.children.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }
-        return (b.type == "Text" ? [b] : []) + kids.flatMap(textBlocks)
+        return (b.kind == .text ? [b] : []) + kids.flatMap(textBlocks)
     }
 
     static func text(_ words: [RecognizedWord]) -> String {

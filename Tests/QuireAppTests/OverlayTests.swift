@@ -47,8 +47,8 @@ struct OverlayTests {
     @Test func popupKeyboardSkipsDisabledItemsAndWraps() {
         var menu = OverlayMenu(items: [
             .init(label: "Copy", action: .copy, enabled: true),
-            .init(label: "Paste", action: .paste, enabled: false),
-            .init(label: "Remove", action: .remove, enabled: true),
+            .init(label: "Paste", action: .paste(at: nil), enabled: false),
+            .init(label: "Remove", action: .removeBlock(nil), enabled: true),
         ], highlighted: nil, scale: 1, title: "Block")
         menu.move(1)
         #expect(menu.highlighted == 0)
@@ -63,7 +63,7 @@ struct OverlayTests {
         #expect(menu.item(at: Point(x: f0.midX, y: f0.midY)) == 0)
         #expect(menu.item(at: Point(x: f1.midX, y: f1.midY)) == nil)
         #expect(f0.y >= menu.titleHeight && menu.size.height >= f0.height * 3)
-        var none = OverlayMenu(items: [.init(label: "Paste", action: .paste, enabled: false)], highlighted: nil, scale: 1, title: "")
+        var none = OverlayMenu(items: [.init(label: "Paste", action: .paste(at: nil), enabled: false)], highlighted: nil, scale: 1, title: "")
         none.move(1)
         #expect(none.highlighted == nil)
     }

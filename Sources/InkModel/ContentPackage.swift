@@ -90,7 +90,7 @@ public final class ContentPackage {
     }
 
     static func tempFolder(for path: String, configuration: Configuration) throws -> String {
-        let custom = try configuration.getString("content-package.temp-folder", default: "")
+        let custom = try ConfigKey<String>.packageTempFolder.read(configuration)
         let base = URL(fileURLWithPath: path).lastPathComponent
         if custom.isEmpty { return path + "-files" }
         // Packages with the same name in different folders share the custom folder: the path's
@@ -105,9 +105,9 @@ public final class ContentPackage {
 
     static func limits(_ configuration: Configuration) -> ArchiveLimits {
         ArchiveLimits(
-            maxEntries: (try? configuration.getInteger("content-package.max-entries", default: 10_000)) ?? 10_000,
-            maxTotalSize: (try? configuration.getInteger("content-package.max-uncompressed-size", default: 512 << 20)) ?? 512 << 20,
-            maxEntrySize: (try? configuration.getInteger("content-package.max-entry-size", default: 256 << 20)) ?? 256 << 20)
+            maxEntries: configuration[.packageMaxEntries],
+            maxTotalSize: configuration[.packageMaxUncompressedSize],
+            maxEntrySize: configuration[.packageMaxEntrySize])
     }
 
     private func load() throws {
@@ -265,81 +265,6 @@ public final class ContentPackage {
     public var isClosed: Bool { lock == nil }
 
     deinit { close() }
-}
-
-/// One part of a package: a typed piece of content (Text, Drawing, Text Document, ...).
-public final class ContentPart {
-    public let model: PartModel
-    public internal(set) weak var package: ContentPackage?
-
-    init(model: PartModel, package: ContentPackage) {
-        self.model = model
-        self.package = package
-    }
-
-    public var id: String { model.id }
-    public var type: String { model.type }
-
-    /// Part metadata, persisted with the package. The getter returns the live set; assigning
-    /// copies the new set's values in (the SDK's `let md = part.metadata; …; part.metadata = md`
-    /// included: clearing first would read back an empty set and lose every key).
-    public var metadata: ParameterSet {
-        get { model.metadata }
-        set {
-            model.metadata.replaceContents(with: newValue)
-            model.touch()
-        }
-    }
-}
-
-/// The entry point: owns configuration and opens content packages.
-public final class Engine {
-    public let configuration: Configuration
-
-    /// Creates an engine; defaults come from Resources/configuration.json, overridden by `configuration`.
-    public init(configuration: Configuration? = nil) throws {
-        let url = try QuireResources.url("configuration.json")
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-            throw QuireError(.resourceMissing, "cannot read \(url.path)")
-        }
-        let defaults = Configuration()
-        try defaults.inject(json: text)
-        let config = configuration ?? Configuration()
-        for (k, v) in defaults.snapshot() where !config.hasKey(k) { try config.store(v, forKey: k) }
-        self.configuration = config
-    }
-
-    public var supportedPartTypes: [String] { PartModel.partTypes }
-
-    /// Creates a new package; fails if the file exists.
-    public func createPackage(_ path: String) throws -> ContentPackage {
-        try openPackage(path, openOption: .createNew)
-    }
-
-    public func openPackage(_ path: String, openOption: PackageOpenOption = .existing) throws -> ContentPackage {
-        try ContentPackage(path: path, configuration: configuration, option: openOption)
-    }
-
-    /// Deletes a package archive and its temp folder; fails if it is open anywhere.
-    public func deletePackage(_ path: String) throws {
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        let temp = try ContentPackage.tempFolder(for: absolute, configuration: configuration)
-        let kind = FileIO.kind(absolute)
-        guard kind != .missing || FileIO.kind(temp) == .directory else {
-            throw QuireError(.fileNotFound, "no such package: '\(absolute)'")
-        }
-        guard kind != .directory else { throw QuireError(.notAFile, "'\(absolute)' is a directory, not a package") }
-        if FileIO.kind(temp) == .directory {
-            let lock = try FileLock(path: temp + "/lock")
-            defer { lock.release() }
-            if kind == .file, unlink(absolute) != 0 { throw FileIO.errorFor(errno, "cannot delete", absolute) }
-            do { try FileManager.default.removeItem(atPath: temp) } catch {
-                throw QuireError(.ioError, "cannot delete temp folder '\(temp)': \(error.localizedDescription)")
-            }
-        } else if unlink(absolute) != 0 {
-            throw FileIO.errorFor(errno, "cannot delete", absolute)
-        }
-    }
 }
 
 extension String {

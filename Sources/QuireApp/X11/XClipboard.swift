@@ -5,7 +5,7 @@ import Quire
 /// The X11 CLIPBOARD selection, both sides: owning it after a copy (answering other clients'
 /// requests from memory) and asking its owner for data on paste (TARGETS first, then the best
 /// type). Everything runs on the event loop; requests time out instead of waiting forever.
-final class XClipboard {
+final class XClipboard: ClipboardTransport {
     private let x: XConnection
     private let window: Window
     /// What we offer, by target name (MIME type or X name such as UTF8_STRING).
@@ -39,6 +39,8 @@ final class XClipboard {
     }
 
     var ownsClipboard: Bool { !offers.isEmpty && XGetSelectionOwner(x.display, clipboardAtom) == window }
+
+    func ownedOffer(_ type: String) -> Data? { ownsClipboard ? offers[type] : nil }
 
     func handleClear(_ e: XSelectionClearEvent) {
         if e.selection == clipboardAtom { offers = [:] }

@@ -1,0 +1,97 @@
+import Foundation
+import Quire
+
+// What the window system tells the app, as plain Swift values: X11/ decodes Xlib's events into
+// these, so everything above it (controllers, commands, tests) works without a display.
+
+/// A window of the window system (an X window id), opaque to the app.
+typealias WindowID = UInt
+
+/// A key the app treats specially; everything else arrives as the text it types.
+enum Key: Equatable, Sendable {
+    case escape, up, down, tab, enter, menu, backspace, delete, f11
+    /// The keypad's + and - (which type no character of their own keysym).
+    case keypadPlus, keypadMinus
+    /// A key whose symbol is a character (Latin-1 or Unicode keysyms; space is " ").
+    case character(Character)
+    /// Any other key.
+    case other
+    /// No key symbol (the end of a Compose sequence: only text).
+    case none
+}
+
+/// One key press.
+struct KeyInput: Equatable, Sendable {
+    var key: Key
+    /// The text the press commits through the input method (UTF-8; empty for none).
+    var text: String
+    var ctrl = false
+    var shift = false
+    var alt = false
+    /// The key's symbol name with letters in lower case ("q", "escape"), for key chords.
+    var name: String?
+    /// Window-system time of the press.
+    var time: UInt = 0
+}
+
+/// One pointer or touch event, in the coordinates of the window it was reported on.
+struct PointerInput: Sendable {
+    enum Phase: Sendable { case buttonPress, buttonRelease, motion, touchBegin, touchUpdate, touchEnd }
+    var phase: Phase
+    var window: WindowID
+    /// The physical device, with its kind and pressure range.
+    var device: InputDevice
+    /// The button (1 left, 3 right, 4...7 wheel) or the touch id.
+    var detail: Int
+    var point: Point
+    var ctrl: Bool
+    /// Window-system time (milliseconds).
+    var serverTime: UInt
+    /// Normalised pressure when the event carried the device's pressure axis.
+    var pressure: Double?
+    /// Monotonic nanoseconds when the event was read off the connection.
+    var received: UInt64
+
+    var isTouch: Bool { phase == .touchBegin || phase == .touchUpdate || phase == .touchEnd }
+    var isPress: Bool { phase == .buttonPress || phase == .touchBegin }
+    var isRelease: Bool { phase == .buttonRelease || phase == .touchEnd }
+    var isMotion: Bool { phase == .motion || phase == .touchUpdate }
+}
+
+/// An event of the window system.
+enum WindowEvent: Sendable {
+    /// Some event other than pointer input arrived (it follows): held pen releases apply first.
+    case nonPointer
+    /// A part of a window must be repainted; `last` is the last of a series.
+    case expose(WindowID, Rect, last: Bool)
+    case mapped(WindowID)
+    case resized(WindowID, width: Int, height: Int)
+    case key(KeyInput)
+    /// The top-level window lost the focus in a way that ends a stroke (the grab is gone).
+    case focusLost
+    /// The window manager asks to close the window.
+    case closeRequested
+    case pointer(PointerInput)
+    /// Input devices went away or were disabled.
+    case devicesLost([Int])
+}
+
+/// Monotonic clock, nanoseconds.
+func monotonicNs() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+/// A child window the app paints with Cairo (the canvas, the candidates bar, a popup).
+protocol PaintedWindow: AnyObject {
+    var id: WindowID { get }
+    /// The surface that paints the window (sized with it).
+    var surface: CairoSurface { get }
+    /// Moves and resizes the window (pixels of its parent) and its surface.
+    func setFrame(_ frame: Rect)
+    /// Maps the window above its siblings.
+    func showRaised()
+    func raise()
+    func hide()
+}
