@@ -20,9 +20,9 @@ func withPart(_ file: String, index: Int, recovery: RecoveryOptions, save: Bool 
 }
 
 struct ExportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "export", abstract: "Export a part as text, JSON, InkML, PNG, JPEG, SVG or PDF.")
+    static let configuration = CommandConfiguration(commandName: "export", abstract: "Export a part as text, JSON, InkML, PNG, JPEG, SVG or PDF, or the package as Xournal++ (xopp).")
     @Argument(help: "The package file.") var file: String
-    @Option(help: "text, json, inkml, png, jpeg, svg or pdf.") var format: String
+    @Option(help: "text, json, inkml, png, jpeg, svg, pdf, or xopp (every part, one page each).") var format: String
     @Option(help: "Part index (0-based).") var part = 0
     @Option(help: "Block id to export instead of the whole part.") var block: String?
     @Option(help: "Resolution of PNG/JPEG output.") var dpi: Double = 150
@@ -31,9 +31,10 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try runReporting {
+            if format.lowercased() == "xopp" { return try ExportXopp.run(file, output: output, recovery: recovery) }
             let types: [String: MimeType] = ["text": .text, "json": .json, "inkml": .inkml, "png": .png, "jpeg": .jpeg, "jpg": .jpeg, "svg": .svg, "pdf": .pdf]
             guard let mime = types[format.lowercased()] else {
-                throw QuireError(.invalidArgument, "unknown format '\(format)'; use one of text, json, inkml, png, jpeg, svg, pdf")
+                throw QuireError(.invalidArgument, "unknown format '\(format)'; use one of text, json, inkml, png, jpeg, svg, pdf, xopp")
             }
             try withPart(file, index: part, recovery: recovery) { editor, _ in
                 // Blocks saved without recognition results are read now, so the text is in the export.

@@ -114,3 +114,29 @@ func xournalXML(creator: String = "Xournal++ 1.2.3", imageElement: String? = nil
         #expect(s.samples.count == 9 && abs(s.samples[4].x - 36 * pt) < 1e-9 && abs(s.samples[4].y - 54 * pt) < 1e-9)
     }
 }
+
+@Suite struct XournalWriterTests {
+    @Test func writtenPagesReadBackTheSame() throws {
+        let doc = try XournalFormat.read(Data(xournalXML().utf8))
+        let parts = try doc.pages.indices.map { k -> PartModel in
+            let m = try PartModel(id: "p\(k)", type: InkImporter.partType)
+            try InkImporter.fill(m, page: doc.pages[k], doc: doc, number: k + 1, source: nil)
+            return m
+        }
+        let data = try XournalFormat.write(parts)
+        #expect(data.prefix(2) == Data([0x1F, 0x8B]), "gzip")
+        let back = try XournalFormat.read(data)
+        #expect(back.pages.count == 2)
+        #expect(abs(back.pages[0].size!.width - 210) < 0.01 && back.pages[0].background?.style == "graph")
+        for (a, b) in zip(parts[0].orderedStrokes, back.pages[0].strokes) {
+            #expect(a.count == b.samples.count && a.tool == b.brush.tool && a.color == b.brush.color)
+            #expect(abs(Double(a.width) - b.brush.width) < 1e-4)
+            for i in 0..<a.count {
+                #expect(abs(a[i].x - b.samples[i].x) < 1e-4 && abs(a[i].y - b.samples[i].y) < 1e-4)
+                #expect(abs(a[i].f - b.samples[i].f) < 1e-3)
+            }
+        }
+        #expect(back.pages[0].texts.map(\.text) == ["Hello, notes & more"])
+        #expect(back.pages[0].images.count == 2 && back.pages[0].images[0].data == tinyPNG)
+    }
+}
