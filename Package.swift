@@ -43,22 +43,26 @@ let package = Package(
         .target(name: "InkRender", dependencies: ["InkModel", "CCairo", "CJPEG"], swiftSettings: strict),
         // Other programs' ink files (InkML, Xournal++), read into and written from InkModel parts.
         .target(name: "InkFormats", dependencies: ["InkModel"], swiftSettings: strict),
-        .target(name: "Quire", dependencies: ["InkModel", "InkRecognition", "InkRender", "CCairo", "CX11"],
+        .target(name: "Quire", dependencies: ["InkModel", "InkRecognition", "InkRender"],
                 swiftSettings: strict),
         .target(name: "QuireApp", dependencies: ["Quire", "CX11"], swiftSettings: strict),
+        // Evaluation, benchmarks and synthetic data: for the CLI and the fuzzer, not in the `Quire` product.
+        .target(name: "QuireTools", dependencies: ["Quire", "InkRecognition"], swiftSettings: strict),
         .executableTarget(name: "quire",
-                          dependencies: ["Quire", "QuireApp", "InkRecognition", "InkFormats", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          dependencies: ["Quire", "QuireApp", "QuireTools", "InkRecognition", "InkFormats", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
-        .executableTarget(name: "QuireFuzz", dependencies: ["Quire", "QuireApp", "InkRecognition"], swiftSettings: strict),
+        .executableTarget(name: "QuireFuzz", dependencies: ["Quire", "QuireApp", "QuireTools", "InkRecognition"], swiftSettings: strict),
+        // Helpers shared by the test targets (temporary folders, error expectations, fixtures); tests only.
+        .target(name: "QuireTestSupport", dependencies: ["InkModel"], path: "Tests/QuireTestSupport", swiftSettings: strict),
         .testTarget(name: "InkModelTests",
-                    dependencies: ["InkModel", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: strict),
+                    dependencies: ["InkModel", "QuireTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: strict),
         .testTarget(name: "InkFormatsTests", dependencies: ["InkFormats", "InkModel", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
                     exclude: ["Fixtures"], swiftSettings: strict),
-        .testTarget(name: "InkRecognitionTests", dependencies: ["InkRecognition"], swiftSettings: strict),
-        .testTarget(name: "InkRenderTests", dependencies: ["InkRender", "InkModel"], exclude: ["Golden"], swiftSettings: strict),
-        .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireApp", "quire", "CCairo", "CX11"], exclude: ["Fixtures"],
+        .testTarget(name: "InkRecognitionTests", dependencies: ["InkRecognition", "QuireTools", "QuireTestSupport"], swiftSettings: strict),
+        .testTarget(name: "InkRenderTests", dependencies: ["InkRender", "InkModel", "QuireTools"], exclude: ["Golden"], swiftSettings: strict),
+        .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireApp", "QuireTools", "QuireTestSupport", "quire", "CCairo", "CX11"], exclude: ["Fixtures"],
                     swiftSettings: strict),
         // X11 harness (Xvfb / Xorg+inputtest), window tests of `quire edit`, install test.
-        .testTarget(name: "QuireAppTests", dependencies: ["quire", "QuireApp", "InkModel", "CX11", "CCairo"], swiftSettings: strict),
+        .testTarget(name: "QuireAppTests", dependencies: ["quire", "QuireApp", "InkModel", "QuireTestSupport", "CX11", "CCairo"], swiftSettings: strict),
     ]
 )

@@ -15,7 +15,7 @@ public enum ZipEntries {
     }
 }
 
-extension Gzip {
+extension Zlib {
     /// `data` as one gzip member (zlib, default level).
     public static func compress(_ data: Data) throws -> Data {
         var stream = z_stream()

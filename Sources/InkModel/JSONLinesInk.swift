@@ -1,42 +1,4 @@
-import CQuireZlib
 import Foundation
-
-/// Reads gzip (or plain) files with zlib; the output is capped so a hostile file cannot exhaust memory.
-public enum Gzip {
-    public static func decompress(_ data: Data, maxBytes: Int = 1 << 30) throws -> Data {
-        guard data.count >= 2, data[data.startIndex] == 0x1F, data[data.startIndex + 1] == 0x8B else { return data }
-        var stream = z_stream()
-        guard quire_inflateInit2(&stream, 15 + 32) == Z_OK else { throw QuireError(.importError, "cannot initialise zlib") }
-        defer { inflateEnd(&stream) }
-        var out = Data()
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        var input = [UInt8](data)
-        let status: Int32 = input.withUnsafeMutableBufferPointer { inBuf in
-            stream.next_in = inBuf.baseAddress
-            stream.avail_in = uInt(inBuf.count)
-            while true {
-                let r: Int32 = chunk.withUnsafeMutableBufferPointer { outBuf in
-                    stream.next_out = outBuf.baseAddress
-                    stream.avail_out = uInt(outBuf.count)
-                    return inflate(&stream, Z_NO_FLUSH)
-                }
-                out.append(contentsOf: chunk[0..<(chunk.count - Int(stream.avail_out))])
-                if out.count > maxBytes { return Z_MEM_ERROR }
-                if r == Z_STREAM_END {
-                    // Concatenated gzip members: start the next one if input remains.
-                    if stream.avail_in > 0 { inflateReset(&stream); continue }
-                    return Z_STREAM_END
-                }
-                if r != Z_OK { return r }
-                if stream.avail_in == 0 && stream.avail_out != 0 { return Z_BUF_ERROR }
-            }
-        }
-        guard status == Z_STREAM_END else {
-            throw QuireError(.importError, status == Z_MEM_ERROR ? "gzip data inflates beyond \(maxBytes) bytes" : "gzip data is corrupt or truncated (zlib \(status))")
-        }
-        return out
-    }
-}
 
 /// One sample of the shared handwriting-data format (`{"id","label","cat","ppi","strokes":[[[x,y(,t)]...]]}`).
 public struct InkSampleRecord: Sendable {
@@ -97,7 +59,7 @@ public enum JSONLinesInk {
 
     public static func read(path: String, limit: Int = .max) throws -> [InkSampleRecord] {
         let raw = try FileIO.readFile(path, maxBytes: 512 << 20)
-        return try parse(try Gzip.decompress(raw), limit: limit, source: path)
+        return try parse(try Zlib.decompress(raw), limit: limit, source: path)
     }
 
     public static func parse(_ data: Data, limit: Int = .max, source: String = "input") throws -> [InkSampleRecord] {

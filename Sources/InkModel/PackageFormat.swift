@@ -1,6 +1,5 @@
 import Foundation
 import ZIPFoundation
-import CQuireZlib
 
 /// Safety limits for reading archives (configuration keys `content-package.max-*`).
 public struct ArchiveLimits: Sendable {
@@ -95,7 +94,7 @@ enum PackageFormat {
                     guard data.count + chunk.count <= cap else {
                         throw QuireError(.archiveTooLarge, "'\(path)': entry '\(name)' inflates beyond its declared size")
                     }
-                    crc = crc32(chunk, continuing: crc)
+                    crc = Zlib.crc32(chunk, continuing: crc)
                     data.append(chunk)
                 }
             } catch let e as QuireError {
@@ -113,15 +112,6 @@ enum PackageFormat {
             out[name] = data
         }
         return out
-    }
-
-    /// zlib's CRC-32, continuing from `crc`.
-    static func crc32(_ data: Data, continuing crc: UInt32) -> UInt32 {
-        data.withUnsafeBytes { b in
-            // A null buffer would make zlib return its initial value instead of continuing.
-            guard let p = b.baseAddress, b.count > 0 else { return crc }
-            return UInt32(truncatingIfNeeded: crc32_z(UInt(crc), p.assumingMemoryBound(to: UInt8.self), b.count))
-        }
     }
 
     /// Builds a zip archive in memory (tests use it to make damaged packages).

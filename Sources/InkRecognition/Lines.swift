@@ -2,7 +2,7 @@ import Foundation
 
 extension TextRecognizer {
     /// Groups strokes into text lines, top to bottom; each group lists stroke indices in writing order.
-    /// With `lineSpacing` (ruled guides, mm) a stroke belongs to line `floor((centreY - originY) / lineSpacing)`.
+    /// With `lineSpacing` (ruled guides, mm, first baseline band starting at `originY`) see `guidedLines`.
     /// Without it (same rule as tools/recognition/data.py `group_lines`): strokes sorted by their top edge
     /// join the current line while their top lies at most 0.6 h below the line's bottom (h = median stroke
     /// height, at least 1 mm); then lines shorter than 0.5 h merge into the nearer neighbour, and so do
@@ -24,15 +24,7 @@ extension TextRecognizer {
             if lo <= hi { spans.append((i, lo, hi, max(hi - lo, right - left))) }
         }
         if spans.isEmpty { return [] }
-        if let sp = lineSpacing, sp > 0, sp.isFinite {
-            var byLine: [Int: [Int]] = [:]
-            for c in spans {
-                let v = (((c.top + c.bottom) / 2 - originY) / sp).rounded(.down)
-                let line = v.isFinite ? Int(max(-1e9, min(1e9, v))) : 0
-                byLine[line, default: []].append(c.index)
-            }
-            return byLine.keys.sorted().map { byLine[$0]!.sorted() }
-        }
+        if let sp = lineSpacing, sp > 0, sp.isFinite { return guidedLines(strokes, spacing: sp, originY: originY) }
         let heights = spans.map { $0.bottom - $0.top }.sorted()
         let h = max(heights[heights.count / 2], 1.0)
         let scale = max(h, 3.0)
@@ -77,6 +69,52 @@ extension TextRecognizer {
                 groups.remove(at: j)
                 changed = true
                 break
+            }
+        }
+        return groups.map { $0.members.sorted() }
+    }
+
+    /// Lines by ruled guides: a stroke belongs to the band between two baselines holding its median
+    /// point, so descenders (g, y) and dots stay with their line where the box centre would not.
+    /// Ink written larger than the guides straddles them: neighbouring bands whose ink overlaps by
+    /// more than half the smaller band's height are one line, and a lone mark (a dot, a bar) close
+    /// to a band joins it. Strokes without a finite point are left out.
+    static func guidedLines(_ strokes: [[SIMD2<Double>]], spacing: Double, originY: Double) -> [[Int]] {
+        var bands: [Int: (members: [Int], top: Double, bottom: Double)] = [:]
+        for (i, s) in strokes.enumerated() {
+            let ys = s.filter { $0.x.isFinite && $0.y.isFinite }.map(\.y).sorted()
+            guard let lo = ys.first, let hi = ys.last else { continue }
+            let v = ((ys[ys.count / 2] - originY) / spacing).rounded(.down)
+            let k = v.isFinite ? Int(max(-1e9, min(1e9, v))) : 0
+            if let b = bands[k] {
+                bands[k] = (b.members + [i], min(b.top, lo), max(b.bottom, hi))
+            } else {
+                bands[k] = ([i], lo, hi)
+            }
+        }
+        var groups = bands.keys.sorted().map { bands[$0]! }
+        func merge(_ i: Int, _ j: Int) {
+            groups[i] = (groups[i].members + groups[j].members, min(groups[i].top, groups[j].top), max(groups[i].bottom, groups[j].bottom))
+            groups.remove(at: j)
+        }
+        var i = 0
+        while i + 1 < groups.count {
+            let a = groups[i], b = groups[i + 1]
+            let overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
+            let small = min(a.bottom - a.top, b.bottom - b.top)
+            if small >= 0.15 * spacing && overlap > 0.5 * small { merge(i, i + 1) } else { i += 1 }
+        }
+        i = 0
+        while groups.count > 1 && i < groups.count {
+            let g = groups[i]
+            guard g.bottom - g.top < 0.15 * spacing else { i += 1; continue }
+            let up = i > 0 ? g.top - groups[i - 1].bottom : .infinity
+            let down = i + 1 < groups.count ? groups[i + 1].top - g.bottom : .infinity
+            if min(up, down) < 0.3 * spacing {
+                if up <= down { merge(i - 1, i) } else { merge(i, i + 1) }
+                i = 0
+            } else {
+                i += 1
             }
         }
         return groups.map { $0.members.sorted() }

@@ -27,8 +27,8 @@ public struct BoundingBox: Sendable, Equatable {
 }
 
 /// A transcription and its log-probability score (higher is better; with `LexiconMode.prefer`, lexicon
-/// readings include the per-word bonus).
-public struct Candidate: Sendable, Equatable {
+/// readings include the per-word bonus). The editor stores a word's alternatives as `InkModel.Candidate`.
+public struct RecognitionCandidate: Sendable, Equatable {
     public var text: String
     public var score: Double
     public init(text: String, score: Double) { self.text = text; self.score = score }
@@ -42,7 +42,7 @@ public struct CharacterResult: Sendable, Equatable {
 public struct WordResult: Sendable {
     public var text: String
     /// Alternatives for this word, best first (the first equals `text`).
-    public var candidates: [Candidate]
+    public var candidates: [RecognitionCandidate]
     public var box: BoundingBox
     public var characters: [CharacterResult]
     /// Indices into the `strokes` argument of `recognize` of the strokes this word uses.
@@ -54,7 +54,7 @@ public struct WordResult: Sendable {
 public struct RecognitionResult: Sendable {
     public var text: String
     /// Line-level alternatives, best first.
-    public var candidates: [Candidate]
+    public var candidates: [RecognitionCandidate]
     public var words: [WordResult]
     public static let empty = RecognitionResult(text: "", candidates: [], words: [])
 }
@@ -290,7 +290,7 @@ public final class TextRecognizer: Sendable {
             chosen.insert(chosen.remove(at: k), at: 0)
         }
         guard let best = chosen.first else { return .empty }
-        var candidates = chosen.prefix(nBest).map { Candidate(text: text($0), score: $0.score) }
+        var candidates = chosen.prefix(nBest).map { RecognitionCandidate(text: text($0), score: $0.score) }
         let words = segmentWords(best, m: m, ink: ink, allowed: allowed, constraint: constraint,
                                  mode: options.lexiconMode, wordTolerance: wordTolerance, nBest: nBest,
                                  width: max(4, width / 2), lm: lm, lmCache: lmCache)
@@ -300,7 +300,7 @@ public final class TextRecognizer: Sendable {
             if lineText != candidates.first?.text {
                 let score = best.score + words.reduce(0) { $0 + (($1.candidates.first?.score ?? 0) - $1.freeScore) }
                 candidates.removeAll { $0.text == lineText }
-                candidates.insert(Candidate(text: lineText, score: score), at: 0)
+                candidates.insert(RecognitionCandidate(text: lineText, score: score), at: 0)
                 if candidates.count > nBest { candidates.removeLast(candidates.count - nBest) }
             }
         }
@@ -328,7 +328,7 @@ public final class TextRecognizer: Sendable {
             let hi = charEnd(g.last!)
             let range = lo ..< max(lo + 1, hi)
             let pathText = String(g.map { charset[best.classes[$0] - 1] })
-            var cands = [Candidate(text: pathText, score: 0)]
+            var cands = [RecognitionCandidate(text: pathText, score: 0)]
             var freeScore = 0.0
             if nBest > 1 || wordTolerance != nil {
                 // The language model sees the words chosen before this one, and a space after it unless it
@@ -347,17 +347,17 @@ public final class TextRecognizer: Sendable {
                                                     allowed: allowed, constraint: con, allowSpace: false, lm: wordLM, lmCache: lmCache)
                 }
                 let bonus = wordTolerance ?? 0
-                var ranked = freeAlts.map { Candidate(text: str($0), score: $0.score) }
-                ranked += lexAlts.map { Candidate(text: str($0), score: $0.score + bonus) }
+                var ranked = freeAlts.map { RecognitionCandidate(text: str($0), score: $0.score) }
+                ranked += lexAlts.map { RecognitionCandidate(text: str($0), score: $0.score + bonus) }
                 ranked.sort { $0.score > $1.score }
                 freeScore = freeAlts.first?.score ?? 0
-                var unique: [Candidate] = []
+                var unique: [RecognitionCandidate] = []
                 for c in ranked where !unique.contains(where: { $0.text == c.text }) { unique.append(c) }
                 if wordTolerance != nil, let top = unique.first, !top.text.isEmpty {
                     cands = unique
                 } else {
                     let own = unique.first { $0.text == pathText }
-                    cands = [Candidate(text: pathText, score: own?.score ?? freeScore)]
+                    cands = [RecognitionCandidate(text: pathText, score: own?.score ?? freeScore)]
                     cands += unique.filter { $0.text != pathText }
                 }
                 if cands.count > nBest { cands.removeLast(cands.count - nBest) }

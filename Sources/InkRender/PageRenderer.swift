@@ -456,8 +456,8 @@ public final class PageRenderer {
                 cr.moveTo(w.box.x - 1, baseline)
                 cr.lineTo(w.box.maxX + 1, baseline)
                 cr.stroke()
-                var label = w.label
-                let others = w.candidates.map(\.label).filter { $0 != w.label }.prefix(4)
+                var label = w.chosenLabel
+                let others = w.candidates.map(\.label).filter { $0 != w.chosenLabel }.prefix(4)
                 if !others.isEmpty { label += "  [" + others.joined(separator: " | ") + "]" }
                 cr.setSource(theme.debugLabelColor)
                 // Above the word and clear of a "surround" decoration.

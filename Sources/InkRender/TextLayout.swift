@@ -52,13 +52,6 @@ public struct TextLayout: Sendable {
     /// (the theme's range). Anything else comes from damaged data and is not used.
     public static func isUsable(_ f: FontSpec) -> Bool { !f.family.isEmpty && f.size.isFinite && f.size >= 0.1 && f.size <= 500 }
 
-    /// A word converted in place (digitalEdit): typeset on the page, no ink left.
-    public static func isPlaced(_ w: RecognizedWord) -> Bool { w.strokeIds.isEmpty && !w.box.isEmpty }
-
-    /// The label of a word's chosen candidate.
-    static func chosen(_ w: RecognizedWord) -> String {
-        w.candidates.indices.contains(w.selected) ? w.candidates[w.selected].label : w.label
-    }
 
     // MARK: words of typed text
 
@@ -111,11 +104,11 @@ public struct TextLayout: Sendable {
             grow(&nb)
             return nb
         }
-        if b.words.contains(where: Self.isPlaced) { return place(b, fresh: fresh) }
+        if b.words.contains(where: \.isTypesetInPlace) { return place(b, fresh: fresh) }
         if b.conversion != "handwriting", !b.words.isEmpty, b.words.allSatisfy({ $0.strokeIds.isEmpty }) {
             // Converted words that never had a place (a recognizer gave no boxes): flowed as text.
             let lines = Dictionary(grouping: b.words.indices, by: { b.words[$0].line }).sorted { $0.key < $1.key }
-            let text = lines.map { $0.value.map { Self.chosen(b.words[$0]) }.joined(separator: " ") }.joined(separator: "\n")
+            let text = lines.map { $0.value.map { b.words[$0].chosenLabel }.joined(separator: " ") }.joined(separator: "\n")
             let old = lines.flatMap { $0.value.map { b.words[$0] } }
             nb.words = Self.carry(from: old, to: flow(text, area: area(of: b)))
             nb.textFont = font
@@ -275,7 +268,7 @@ public struct TextLayout: Sendable {
     /// Words converted in place, set at their places (other words are left as they are).
     private func place(_ b: BlockData, fresh: Set<Int>) -> BlockData {
         var nb = b
-        let placed = b.words.indices.filter { Self.isPlaced(b.words[$0]) && !Self.chosen(b.words[$0]).isEmpty }
+        let placed = b.words.indices.filter { b.words[$0].isTypesetInPlace && !b.words[$0].chosenLabel.isEmpty }
         let old = b.textFont.flatMap { Self.isUsable($0) ? $0 : nil }
         // Boxes still their ink's: all of them before the block was first laid out.
         let fromInk = old == nil ? Set(placed) : fresh.intersection(placed)
@@ -322,7 +315,7 @@ public struct TextLayout: Sendable {
         var lineEnd: [Int: Double] = [:]
         let height = face.ascent + face.descent
         for a in anchors {
-            let label = Self.chosen(b.words[a.index])
+            let label = b.words[a.index].chosenLabel
             let m = metrics.measure(label, font: f)
             let x = max(a.x, (lineEnd[a.key] ?? -.infinity) + face.space)
             let chars = cells(label, m, font: f, x: x, top: a.top, height: height)
@@ -372,9 +365,9 @@ public struct TextLayout: Sendable {
         guard let font = b.textFont, isUsable(font) else { return [] }
         let ascent = metrics.measure("Hg", font: font).ascent
         var out: [TextRun] = []
-        for w in b.words where !w.box.isEmpty && (b.text != nil || isPlaced(w)) {
+        for w in b.words where !w.box.isEmpty && (b.text != nil || w.isTypesetInPlace) {
             guard !w.chars.isEmpty else {
-                out.append(TextRun(text: w.label, x: w.box.x, baseline: w.box.y + ascent, width: w.box.width, font: font))
+                out.append(TextRun(text: w.chosenLabel, x: w.box.x, baseline: w.box.y + ascent, width: w.box.width, font: font))
                 continue
             }
             var i = 0

@@ -64,7 +64,7 @@ extension Editor {
         guard let layout = textLayout else { return [] }
         var changed: [String] = []
         for id in ids {
-            guard let b = m.blocks[id], b.text != nil || b.textFont != nil || b.words.contains(where: TextLayout.isPlaced) else { continue }
+            guard let b = m.blocks[id], b.text != nil || b.textFont != nil || b.words.contains(where: \.isTypesetInPlace) else { continue }
             let nb = layout.layout(b)
             if nb != b {
                 m.setBlock(nb)
@@ -95,7 +95,7 @@ extension Editor {
 
     /// The baseline of a word: of its typeset glyphs once laid out, else estimated from its ink.
     func wordBaseline(_ w: RecognizedWord, in b: BlockData) -> Double {
-        if TextLayout.isPlaced(w), let f = b.textFont, TextLayout.isUsable(f), let fm = fontMetricsProvider {
+        if w.isTypesetInPlace, let f = b.textFont, TextLayout.isUsable(f), let fm = fontMetricsProvider {
             return TextLayout.origin(w).top + fm.measure("Hg", font: f).ascent
         }
         return w.baselineEstimate

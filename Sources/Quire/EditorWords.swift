@@ -11,13 +11,6 @@ public struct WordRef: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(blockId)#\(index)" }
 }
 
-extension RecognizedWord {
-    /// A typeset word placed on the page (converted in place, digitalEdit): it has a box and no ink.
-    var isTypesetInPlace: Bool { strokeIds.isEmpty && !box.isEmpty }
-    /// The label of the chosen candidate.
-    var chosenLabel: String { candidates.indices.contains(selected) ? candidates[selected].label : label }
-}
-
 extension Editor {
     func word(_ ref: WordRef, model m: PartModel) throws -> (BlockData, RecognizedWord) {
         guard let b = m.blocks[ref.blockId] else { throw QuireError(.invalidBlock, "no block '\(ref.blockId)'") }

@@ -231,12 +231,7 @@ public final class TextRecognizerAdapter: InkRecognizer, @unchecked Sendable {
                 SIMD2(Double(xs[i]) / InkStroke.unitsPerMillimetre, Double(ys[i]) / InkStroke.unitsPerMillimetre)
             }
         }
-        let lines: [[Int]]
-        if let sp = request.guideSpacing, sp > 0, sp.isFinite {
-            lines = Self.guideLines(points, spacing: sp, originY: request.box.y)
-        } else {
-            lines = TextRecognizer.groupLines(strokes: points)
-        }
+        let lines = TextRecognizer.groupLines(strokes: points, lineSpacing: request.guideSpacing, originY: request.box.y)
         let keys = lines.map { group in
             LineKey(settings: resolved.fingerprint, ids: group.map { strokes[$0].id }, ink: Self.inkHash(group.map { strokes[$0] }))
         }
@@ -276,52 +271,6 @@ public final class TextRecognizerAdapter: InkRecognizer, @unchecked Sendable {
             }
         }
         return words
-    }
-
-    /// Lines by ruled guides: a stroke belongs to the band between two baselines holding its median
-    /// point, so descenders (g, y) and dots stay with their line where the box centre would not.
-    /// Ink written larger than the guides straddles them: neighbouring bands whose ink overlaps by
-    /// more than half the smaller band's height are one line, and a lone mark (a dot, a bar) close
-    /// to a band joins it.
-    static func guideLines(_ strokes: [[SIMD2<Double>]], spacing: Double, originY: Double) -> [[Int]] {
-        var bands: [Int: (members: [Int], top: Double, bottom: Double)] = [:]
-        for (i, s) in strokes.enumerated() {
-            let ys = s.map(\.y).filter(\.isFinite).sorted()
-            guard let lo = ys.first, let hi = ys.last else { continue }
-            let v = ((ys[ys.count / 2] - originY) / spacing).rounded(.down)
-            let k = Int(max(-1e9, min(1e9, v)))
-            if let b = bands[k] {
-                bands[k] = (b.members + [i], min(b.top, lo), max(b.bottom, hi))
-            } else {
-                bands[k] = ([i], lo, hi)
-            }
-        }
-        var groups = bands.keys.sorted().map { bands[$0]! }
-        func merge(_ i: Int, _ j: Int) {
-            groups[i] = (groups[i].members + groups[j].members, min(groups[i].top, groups[j].top), max(groups[i].bottom, groups[j].bottom))
-            groups.remove(at: j)
-        }
-        var i = 0
-        while i + 1 < groups.count {
-            let a = groups[i], b = groups[i + 1]
-            let overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
-            let small = min(a.bottom - a.top, b.bottom - b.top)
-            if small >= 0.15 * spacing && overlap > 0.5 * small { merge(i, i + 1) } else { i += 1 }
-        }
-        i = 0
-        while groups.count > 1 && i < groups.count {
-            let g = groups[i]
-            guard g.bottom - g.top < 0.15 * spacing else { i += 1; continue }
-            let up = i > 0 ? g.top - groups[i - 1].bottom : .infinity
-            let down = i + 1 < groups.count ? groups[i + 1].top - g.bottom : .infinity
-            if min(up, down) < 0.3 * spacing {
-                if up <= down { merge(i - 1, i) } else { merge(i, i + 1) }
-                i = 0
-            } else {
-                i += 1
-            }
-        }
-        return groups.map { $0.members.sorted() }
     }
 
     /// CPU time of the calling thread (what the work costs, whatever else the machine runs).
@@ -377,8 +326,8 @@ public final class TextRecognizerAdapter: InkRecognizer, @unchecked Sendable {
                     if let c = votes.indices.max(by: { votes[$0] < votes[$1] }) { charStrokes[c].append(strokes[s].id) }
                 }
             }
-            var cands = w.candidates.map { InkModel.Candidate(label: $0.text, score: $0.score) }
-            if cands.first?.label != w.text { cands.insert(InkModel.Candidate(label: w.text, score: w.candidates.first?.score ?? 0), at: 0) }
+            var cands = w.candidates.map { Candidate(label: $0.text, score: $0.score) }
+            if cands.first?.label != w.text { cands.insert(Candidate(label: w.text, score: w.candidates.first?.score ?? 0), at: 0) }
             out.append(RecognizedWord(label: w.text, candidates: cands, selected: 0, box: rect(w.box), line: line,
                                       strokeIds: idx.map { strokes[$0].id },
                                       chars: w.characters.enumerated().map { c, ch in

@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireTools
 
 /// X11 clipboard payloads (`application/x-quire-block`), pasted with `Editor.paste(data:at:)`.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireTools
 
 /// Structure-aware mutations of a clipboard envelope.
 extension ClipboardFuzz {

@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import QuireApp
+import QuireTools
 #if canImport(Glibc)
 import Glibc
 #endif

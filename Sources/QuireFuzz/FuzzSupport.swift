@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireTools
 
 /// An invariant that does not hold: the driver prints it with the case number and exits 1.
 struct Violation: Error, CustomStringConvertible {

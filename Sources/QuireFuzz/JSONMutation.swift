@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireTools
 
 /// Mutations of a JSON tree (`JSONValue`): replace one node by an extreme or mistyped value,
 /// empty, duplicate, nest or reverse an array, drop or add an object key.

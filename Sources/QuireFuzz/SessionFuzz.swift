@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireTools
 
 /// Editor sessions: a part (empty, the welcome sample, or real handwriting imported and saved
 /// as `quire import` does) edited by a random sequence of pen, touch and eraser input, gestures,

@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireTools
 
 /// The steps of an editor session, each a few public calls a user's action makes.
 extension Session {

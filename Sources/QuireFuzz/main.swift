@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireTools
 #if canImport(Glibc)
 import Glibc
 #endif

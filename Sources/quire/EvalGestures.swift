@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireTools
 
 /// `quire eval-gestures`: precision and recall of the edit-gesture classifier on synthetic
 /// gestures, and how often real handwriting from the shared data is mistaken for a gesture.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Quire
 import QuireApp
+import QuireTools
 
 @main
 struct QuireCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import InkRecognition
 import Quire
+import QuireTools
 
 /// Recognition settings shared by `recognize` and `eval`; they map onto `text.configuration.*`.
 struct RecognitionFlags: ParsableArguments {
@@ -195,17 +196,17 @@ struct RecognizeCommand: ParsableCommand {
 enum SampleFile {
     /// Parses a .jsonl or .jsonl.gz file; with `validationOnly`, lines of training writers are skipped
     /// before the (slow) JSON parse.
-    static func read(_ path: String, validationOnly: Bool, tuningOnly: Bool = false) throws -> [InkRecognition.InkSample] {
+    static func read(_ path: String, validationOnly: Bool, tuningOnly: Bool = false) throws -> [QuireTools.InkSample] {
         let data = try Gzip.decompress(try FileIO.readFile(path, maxBytes: 512 << 20), maxBytes: 2 << 30)
-        var out: [InkRecognition.InkSample] = []
+        var out: [QuireTools.InkSample] = []
         var lineNo = 0
         for line in data.split(separator: UInt8(ascii: "\n")) {
             lineNo += 1
             if line.allSatisfy({ $0 == 32 || $0 == 13 || $0 == 9 }) { continue }
             if validationOnly, let w = writer(line), !RecognitionMetrics.isValidationWriter(w) { continue }
             if tuningOnly, let w = writer(line), !RecognitionMetrics.isLanguageModelTuningWriter(w) { continue }
-            let s: InkRecognition.InkSample
-            do { s = try InkRecognition.InkSample(jsonLine: Data(line)) } catch {
+            let s: QuireTools.InkSample
+            do { s = try QuireTools.InkSample(jsonLine: Data(line)) } catch {
                 throw QuireError(.importError, "\(path) line \(lineNo): not a handwriting sample (\(error))")
             }
             if validationOnly && !s.isValidation { continue }
@@ -235,13 +236,13 @@ enum SampleFile {
     /// `ms` is the whole sample; `networkMs` its preprocessing and network forward passes (the rest is
     /// line splitting and decoding).
     /// `lines`: the lines the ink was split into.
-    struct Outcome { var text: String; var candidates: [InkRecognition.Candidate]; var ms: Double; var networkMs: Double; var lines: Int }
+    struct Outcome { var text: String; var candidates: [InkRecognition.RecognitionCandidate]; var ms: Double; var networkMs: Double; var lines: Int }
 
     /// Recognizes a sample as an editor reads a block without guides: the strokes are split into lines
     /// (`TextRecognizer.groupLines`), each line is read and the line results are joined with spaces;
     /// timing the network apart from decoding. The sample's category is not consulted: real ink
     /// carries none, and a lone character or word comes out as one line by the same rule.
-    static func recognize(_ s: InkRecognition.InkSample, recognizer: TextRecognizer, options base: RecognitionOptions,
+    static func recognize(_ s: QuireTools.InkSample, recognizer: TextRecognizer, options base: RecognitionOptions,
                           clock: Clock = .wall) -> Outcome {
         var opts = base
         opts.inMillimetres = s.inMillimetres
@@ -259,7 +260,7 @@ enum SampleFile {
         }
         let text = rs.map(\.text).filter { !$0.isEmpty }.joined(separator: " ")
         let candidates = rs.count == 1 ? rs[0].candidates
-            : [InkRecognition.Candidate(text: text, score: rs.reduce(0) { $0 + ($1.candidates.first?.score ?? 0) })]
+            : [InkRecognition.RecognitionCandidate(text: text, score: rs.reduce(0) { $0 + ($1.candidates.first?.score ?? 0) })]
         let ms = Double(clock.now() - t0) / 1e6
         return Outcome(text: text, candidates: candidates, ms: ms, networkMs: Double(network) / 1e6, lines: groups.count)
     }
@@ -358,10 +359,10 @@ struct EvalCommand: ParsableCommand {
             }
             print("samples: \(validationOnly ? "validation writers only (writer-disjoint split)" : tuningOnly ? "language-model tuning writers (training split)" : "all writers")\(limit.map { ", at most \($0) per category and file" } ?? "")")
             var total: [String: Tally] = [:]
-            var pageSource: [InkRecognition.InkSample] = []
+            var pageSource: [QuireTools.InkSample] = []
             for path in jsonl {
                 let all = try SampleFile.read(path, validationOnly: validationOnly, tuningOnly: tuningOnly)
-                var byCat: [String: [InkRecognition.InkSample]] = [:]
+                var byCat: [String: [QuireTools.InkSample]] = [:]
                 for s in all where Self.categories.contains(s.category) { byCat[s.category, default: []].append(s) }
                 Self.emit("\n\(path)")
                 Self.emit(Self.pad("category") + " " + ["n", "CER", "acc", "ms p50", "ms p95", "net", "field"].enumerated()
@@ -410,7 +411,7 @@ struct EvalCommand: ParsableCommand {
 
     /// Lays `pageWords` word samples out as a ruled page (10 words a line, 7 mm high, 14 mm guides),
     /// reads it through the editor's recognizer path, then changes one line and reads it again.
-    private func timePage(_ source: [InkRecognition.InkSample], options: [String: String], adapter: TextRecognizerAdapter) throws {
+    private func timePage(_ source: [QuireTools.InkSample], options: [String: String], adapter: TextRecognizerAdapter) throws {
         let spacing = 14.0, height = 7.0
         var strokes: [InkStroke] = []
         var lineLabels: [[String]] = []

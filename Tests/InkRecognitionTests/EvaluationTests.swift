@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import InkRecognition
+@testable import QuireTools
 
 @Suite struct EvaluationTests {
     @Test func sha1MatchesPython() {

@@ -173,6 +173,29 @@ import Testing
         #expect(TextRecognizer.groupLines(strokes: word + [comma[0], comma[1]]) == [[0, 1, 2], [3, 4]])
         #expect(TextRecognizer.groupLines(strokes: [dot(0, 0, 1.6), dot(0, 14, 1.6)]) == [[0, 1]])
     }
+
+    /// With guides, InkRecognition filed a stroke by its box centre while the editor (its own copy
+    /// in the adapter) filed it by its median point and joined bands of oversized ink and lone
+    /// marks: one rule now, the editor's, for both.
+    @Test func guidedLinesKeepDescendersOversizedInkAndMarksWithTheirLine() {
+        func stroke(_ x: Double, _ ys: [Double]) -> [SIMD2<Double>] { ys.enumerated().map { SIMD2(x + Double($0.offset) * 0.3, $0.element) } }
+        // Guides 10 mm apart from y = 0: a word on the first line, then a g whose tail reaches 21 mm
+        // (box centre 12, in the second band; most of its points in the first).
+        let word = [stroke(0, [3, 5, 8, 9, 6, 4]), stroke(4, [4, 6, 9, 7, 5])]
+        let g = stroke(8, [4, 5, 6, 7, 8, 9, 9, 21])
+        #expect(TextRecognizer.groupLines(strokes: word + [g], lineSpacing: 10) == [[0, 1, 2]])
+        // A word written 16 mm tall across a guide: its strokes' medians fall in two bands whose ink overlaps.
+        let big = [stroke(0, [2, 6, 9, 12, 16, 18]), stroke(4, [8, 11, 13, 15, 17]), stroke(8, [3, 5, 7, 9, 11, 13])]
+        #expect(TextRecognizer.groupLines(strokes: big, lineSpacing: 10) == [[0, 1, 2]])
+        // A dot just under the guide, 1 mm below the word's ink, belongs to the word's line.
+        let dot = stroke(2, [10.5, 10.6])
+        #expect(TextRecognizer.groupLines(strokes: word + [dot], lineSpacing: 10) == [[0, 1, 2]])
+        // Two lines of ordinary writing stay two lines, and the origin shifts the bands.
+        let below = word.map { $0.map { $0 + SIMD2(0, 10) } }
+        #expect(TextRecognizer.groupLines(strokes: word + below, lineSpacing: 10) == [[0, 1], [2, 3]])
+        #expect(TextRecognizer.groupLines(strokes: word + below, lineSpacing: 10, originY: 5) == [[0, 1], [2, 3]])
+        #expect(TextRecognizer.groupLines(strokes: [[SIMD2(.nan, 1)], word[0]], lineSpacing: 10) == [[1]])
+    }
 }
 
 @Suite struct HostileHeaderTests {

@@ -1,18 +1,10 @@
 import Foundation
 @testable import InkRecognition
+import QuireTestSupport
 
 enum Fixtures {
-    /// The repository root, found by walking up from this file.
-    static let root: URL = {
-        var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        for _ in 0 ..< 8 {
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Resources/recognition/quire-rec.bin").path) {
-                return url
-            }
-            url = url.deletingLastPathComponent()
-        }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }()
+    /// The repository root.
+    static let root = repositoryRoot
 
     static let modelURL = root.appendingPathComponent("Resources/recognition/quire-rec.bin")
     static let parityURL = root.appendingPathComponent("Resources/recognition/parity.json")

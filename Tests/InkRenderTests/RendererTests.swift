@@ -2,6 +2,7 @@ import Foundation
 import InkModel
 @testable import InkRender
 import Testing
+import enum QuireTools.RenderBenchmark
 
 @Suite struct FontMetricsTests {
     @Test func measuresDejaVuLinearly() {

@@ -17,7 +17,7 @@ private struct HandwrittenWord {
     }
 
     static func load(_ ids: [String]) throws -> [HandwrittenWord] {
-        let url = repositoryRoot.appendingPathComponent("Tests/QuireTests/Fixtures/handwriting.jsonl")
+        let url = handwritingFixtureURL
         var byId: [String: HandwrittenWord] = [:]
         for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n") {
             guard let o = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],

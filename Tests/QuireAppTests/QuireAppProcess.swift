@@ -2,6 +2,8 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+// Shared test helpers (TempDir, the repository, the built quire) for every file of this target.
+@_exported import QuireTestSupport
 
 /// The `quire` the app tests run: `$QUIRE_BINARY` when set (e.g. a stand-in while the window app
 /// is being written), else the one built beside the test bundle.
@@ -10,36 +12,6 @@ func quireBinary() throws -> URL {
         return URL(fileURLWithPath: env)
     }
     return try builtQuireBinary()
-}
-
-/// The `quire` executable built beside the test bundle (`swift build --build-tests` builds it,
-/// because this target depends on the executable target).
-func builtQuireBinary() throws -> URL {
-    let here = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-    for dir in [here, here.deletingLastPathComponent()] {
-        let u = dir.appendingPathComponent("quire")
-        if FileManager.default.isExecutableFile(atPath: u.path) { return u }
-    }
-    let u = repositoryRoot.appendingPathComponent(".build/debug/quire")
-    guard FileManager.default.isExecutableFile(atPath: u.path) else {
-        throw HarnessError("the quire executable was not built (looked beside \(here.path) and in .build/debug)")
-    }
-    return u
-}
-
-/// The repository this test target was compiled from (#filePath is Tests/QuireAppTests/<file>).
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-
-/// A fresh folder per test, removed when the value goes away.
-final class TempDir {
-    let url: URL
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("quire-apptest-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-    deinit { try? FileManager.default.removeItem(at: url) }
 }
 
 /// What `quire edit` prints once its first frame is on screen:

@@ -71,11 +71,6 @@ struct Fixture {
     }
 }
 
-func expectCode(_ code: QuireError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) {
-    let e = #expect(throws: QuireError.self, sourceLocation: sourceLocation) { try body() }
-    #expect(e?.code == code, "got \(String(describing: e))", sourceLocation: sourceLocation)
-}
-
 @Suite struct EditorSetupTests {
     @Test func attachRequiresViewSizeAndFontMetrics() throws {
         let f = try Fixture()

@@ -13,11 +13,11 @@ import Testing
         let strokes = [InkStroke(id: "s1", samples: (0..<10).map { InkModel.InkSample(x: 10 + Double($0), y: 20, t: Int64($0), f: 0.5) }),
                        InkStroke(id: "s2", samples: (0..<10).map { InkModel.InkSample(x: 21 + Double($0) * 0.3, y: 20 + Double($0) * 0.1, t: Int64($0), f: 0.5) })]
         let points = strokes.map { s in s.samples.map { SIMD2(x: $0.x, y: $0.y) } }
-        let the = WordResult(text: "the", candidates: [InkRecognition.Candidate(text: "the", score: -1)],
+        let the = WordResult(text: "the", candidates: [InkRecognition.RecognitionCandidate(text: "the", score: -1)],
                              box: BoundingBox(minX: 10, minY: 19, maxX: 23, maxY: 21), characters: [], strokeIndices: [0, 1])
-        let dot = WordResult(text: ".", candidates: [InkRecognition.Candidate(text: ".", score: -2)],
+        let dot = WordResult(text: ".", candidates: [InkRecognition.RecognitionCandidate(text: ".", score: -2)],
                              box: BoundingBox(minX: 23.2, minY: 20.5, maxX: 24, maxY: 21), characters: [], strokeIndices: [])
-        let far = WordResult(text: "!", candidates: [InkRecognition.Candidate(text: "!", score: -3)],
+        let far = WordResult(text: "!", candidates: [InkRecognition.RecognitionCandidate(text: "!", score: -3)],
                              box: BoundingBox(minX: 90, minY: 20, maxX: 91, maxY: 21), characters: [], strokeIndices: [])
         let r = RecognitionResult(text: "the . !", candidates: [], words: [the, dot, far])
         let words = TextRecognizerAdapter.words(r, strokes: strokes, points: points, line: 0)

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Quire
+@testable import enum QuireTools.GestureData
+import struct QuireTools.SplitMix
 
 /// Edit-gesture classification (issue 8): each kind on a clear example, near misses that must
 /// stay ink, degenerate strokes.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Quire
+import struct QuireTools.SplitMix
 
 /// Thousands of random pointer sequences, valid and invalid; after each event the model must be
 /// consistent, and undoing everything must return to the empty start.

@@ -5,7 +5,7 @@ import Testing
 /// Real handwriting (UNIPEN train_r01_v07, CC BY 4.0; see Fixtures/README.md) written through the
 /// editor's pointer API and read by the bundled recognizer.
 enum Handwriting {
-    static let fixtureURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/handwriting.jsonl")
+    static let fixtureURL = handwritingFixtureURL
 
     static let samples: [String: InkSampleRecord] = {
         guard let recs = try? JSONLinesInk.read(path: fixtureURL.path) else { return [:] }

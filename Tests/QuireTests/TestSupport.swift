@@ -1,31 +1,10 @@
 import Foundation
 import Quire
-
-/// A fresh folder per test, removed when the value goes away.
-final class TempDir {
-    let url: URL
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("quire-test-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
+// Shared test helpers (TempDir, expectCode, the repository) for every file of this target.
+@_exported import QuireTestSupport
 
 /// The `quire` executable built beside the test bundle.
-func quireBinary() throws -> URL {
-    let here = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-    for dir in [here, here.deletingLastPathComponent()] {
-        let u = dir.appendingPathComponent("quire")
-        if FileManager.default.isExecutableFile(atPath: u.path) { return u }
-    }
-    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let u = repo.appendingPathComponent(".build/debug/quire")
-    guard FileManager.default.isExecutableFile(atPath: u.path) else {
-        throw QuireError(.resourceMissing, "the quire executable was not built (looked beside \(here.path) and in .build/debug)")
-    }
-    return u
-}
+func quireBinary() throws -> URL { try builtQuireBinary() }
 
 /// Runs `quire` with arguments and returns (exit status, stdout, stderr).
 @discardableResult

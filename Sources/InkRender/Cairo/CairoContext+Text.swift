@@ -13,14 +13,12 @@ struct CairoTextExtents {
 extension CairoContext {
     /// Lays out text the way `CairoFontMetrics` measures it: hint metrics off and no hinting, so
     /// widths scale linearly with the size and do not depend on the device or zoom.
-    func applyFontOptions() { Self.applyFontOptions(raw) }
-
-    static func applyFontOptions(_ cr: OpaquePointer) {
+    func applyFontOptions() {
         let opts = cairo_font_options_create()
         cairo_font_options_set_hint_metrics(opts, CAIRO_HINT_METRICS_OFF)
         cairo_font_options_set_hint_style(opts, CAIRO_HINT_STYLE_NONE)
         cairo_font_options_set_antialias(opts, CAIRO_ANTIALIAS_GRAY)
-        cairo_set_font_options(cr, opts)
+        cairo_set_font_options(raw, opts)
         cairo_font_options_destroy(opts)
     }
 
@@ -48,10 +46,4 @@ extension CairoContext {
         cairo_font_extents(raw, &fe)
         return (fe.ascent, fe.descent)
     }
-}
-
-extension CairoFontMetrics {
-    /// Makes a context the window's overlays made themselves lay out text as this class measures
-    /// it. Package-only, as the pointer is: no client of the library sees a `cairo_t`.
-    package static func applyFontOptions(_ cr: OpaquePointer) { CairoContext.applyFontOptions(cr) }
 }

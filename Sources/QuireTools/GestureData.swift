@@ -1,6 +1,7 @@
 import Foundation
 import InkModel
 import InkRecognition
+import Quire
 
 /// One stroke to classify with its context and the expected answer (nil: it is ink).
 public struct GestureExample: Sendable {
