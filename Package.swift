@@ -41,19 +41,23 @@ let package = Package(
         // build of them (a function attribute, not a compiler flag); InkRecognition picks one at run time.
         .target(name: "CInkKernels", cSettings: optimizeCInDebug),
         .target(name: "InkRender", dependencies: ["InkModel", "CCairo", "CJPEG"], swiftSettings: strict),
+        // Other programs' ink files (InkML, Xournal++), read into and written from InkModel parts.
+        .target(name: "InkFormats", dependencies: ["InkModel"], swiftSettings: strict),
         .target(name: "Quire", dependencies: ["InkModel", "InkRecognition", "InkRender"],
                 swiftSettings: strict),
         .target(name: "QuireApp", dependencies: ["Quire", "CX11"], swiftSettings: strict),
         // Evaluation, benchmarks and synthetic data: for the CLI and the fuzzer, not in the `Quire` product.
         .target(name: "QuireTools", dependencies: ["Quire", "InkRecognition"], swiftSettings: strict),
         .executableTarget(name: "quire",
-                          dependencies: ["Quire", "QuireApp", "QuireTools", "InkRecognition", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          dependencies: ["Quire", "QuireApp", "QuireTools", "InkRecognition", "InkFormats", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
         .executableTarget(name: "QuireFuzz", dependencies: ["Quire", "QuireApp", "QuireTools", "InkRecognition"], swiftSettings: strict),
         // Helpers shared by the test targets (temporary folders, error expectations, fixtures); tests only.
         .target(name: "QuireTestSupport", dependencies: ["InkModel"], path: "Tests/QuireTestSupport", swiftSettings: strict),
         .testTarget(name: "InkModelTests",
                     dependencies: ["InkModel", "QuireTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: strict),
+        .testTarget(name: "InkFormatsTests", dependencies: ["InkFormats", "InkModel", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+                    exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "InkRecognitionTests", dependencies: ["InkRecognition", "QuireTools", "QuireTestSupport"], swiftSettings: strict),
         .testTarget(name: "InkRenderTests", dependencies: ["InkRender", "InkModel", "QuireTools"], exclude: ["Golden"], swiftSettings: strict),
         .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireApp", "QuireTools", "QuireTestSupport", "quire", "CCairo", "CX11"], exclude: ["Fixtures"],

@@ -20,9 +20,9 @@ func withPart(_ file: String, index: Int, recovery: RecoveryOptions, save: Bool 
 }
 
 struct ExportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "export", abstract: "Export a part as text, JSON, InkML, PNG, JPEG, SVG or PDF.")
+    static let configuration = CommandConfiguration(commandName: "export", abstract: "Export a part as text, JSON, InkML, PNG, JPEG, SVG or PDF, or the package as Xournal++ (xopp).")
     @Argument(help: "The package file.") var file: String
-    @Option(help: "text, json, inkml, png, jpeg, svg or pdf.") var format: String
+    @Option(help: "text, json, inkml, png, jpeg, svg, pdf, or xopp (every part, one page each).") var format: String
     @Option(help: "Part index (0-based).") var part = 0
     @Option(help: "Block id to export instead of the whole part.") var block: String?
     @Option(help: "Resolution of PNG/JPEG output.") var dpi: Double = 150
@@ -31,9 +31,10 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try runReporting {
+            if format.lowercased() == "xopp" { return try ExportXopp.run(file, output: output, recovery: recovery) }
             let types: [String: MimeType] = ["text": .text, "json": .json, "inkml": .inkml, "png": .png, "jpeg": .jpeg, "jpg": .jpeg, "svg": .svg, "pdf": .pdf]
             guard let mime = types[format.lowercased()] else {
-                throw QuireError(.invalidArgument, "unknown format '\(format)'; use one of text, json, inkml, png, jpeg, svg, pdf")
+                throw QuireError(.invalidArgument, "unknown format '\(format)'; use one of text, json, inkml, png, jpeg, svg, pdf, xopp")
             }
             try withPart(file, index: part, recovery: recovery) { editor, _ in
                 // Blocks saved without recognition results are read now, so the text is in the export.
@@ -59,32 +60,15 @@ struct ExportCommand: ParsableCommand {
 
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "import",
-        abstract: "Build a package from InkML or from JSON lines in the shared handwriting-data format.")
-    @Argument(help: "An .inkml file, or a .jsonl / .jsonl.gz file (one sample per line).") var ink: String
+        abstract: "Build a package from InkML, Xournal++ (.xopp, .xoj) or JSON lines in the shared handwriting-data format.")
+    @Argument(help: "An .inkml, .xopp or .xoj file, or a .jsonl / .jsonl.gz file (one sample per line); the format is told by content.") var ink: String
     @Option(help: "The package to create.") var out: String
     @Option(help: "Import at most this many JSON-lines samples.") var limit = 50
+    @Option(name: .customLong("as"), help: "raw-content: every stroke stays where it was (default); text-document: strokes become pen input of a Text Document, whose blocks flow and whose handwriting is read.")
+    var layout = "raw-content"
 
     func run() throws {
-        try runReporting {
-            let traces: [ImportedTrace]
-            if ink.hasSuffix(".jsonl") || ink.hasSuffix(".jsonl.gz") || ink.hasSuffix(".json") {
-                traces = JSONLinesInk.pageTraces(try JSONLinesInk.read(path: ink, limit: limit))
-            } else {
-                traces = try InkMLReader.read(try FileIO.readFile(ink, maxBytes: 256 << 20))
-            }
-            let engine = try Engine()
-            let pkg = try engine.createPackage(out)
-            defer { pkg.close() }
-            let part = try pkg.createPart(type: PartType.textDocument.rawValue)
-            let editor = engine.createEditor(fontMetricsProvider: CairoFontMetrics())
-            // Ink only: the package is saved before a background read could finish (export reads it).
-            editor.recognizer = nil
-            try editor.setViewSize(width: 794, height: 1123)
-            try editor.setPart(part)
-            try editor.importTraces(traces)
-            try pkg.save()
-            print("imported \(traces.count) strokes into \(pkg.path) (\(part.model.root.childIds.count) blocks)")
-        }
+        try runReporting { try ImportFile.run(ink, out: out, limit: limit, layout: layout) }
     }
 }
 
