@@ -97,6 +97,9 @@ extension ConfigKey where Value == String {
     /// Recognition configuration recorded in a part when first attached.
     public static let textConfigurationName = ConfigKey("text.configuration.name", default: "text")
     public static let textConfigurationBundle = ConfigKey("text.configuration.bundle", default: "en_US")
+    /// Records every editing session of the app to this JSON-lines file (`quire replay` plays
+    /// it back); empty: no recording. `quire edit --record` sets it for one session.
+    public static let appRecord = ConfigKey("app.record", default: "")
     /// The app's key chord that leaves kiosk mode.
     public static let appKioskExitChord = ConfigKey("app.kiosk.exit-chord", default: "ctrl+alt+shift+q")
     /// The tool (a `Tool` raw value) a mouse and a touch screen start with in the app.

@@ -135,6 +135,12 @@ public final class ContentPackage {
         PackageContent(packageId: packageId, revision: revision, metadata: _metadata, parts: parts.map(\.model))
     }
 
+    /// The package as it is in memory, as the bytes of a package file (a session recording
+    /// embeds its starting point this way); nothing is written.
+    public func archiveData() throws -> Data {
+        try PackageFormat.makeArchive(PackageFormat.encode(content(revision: max(archiveRevision, tempRevision))), compress: true)
+    }
+
     private func writeArchive(to target: String, revision: Int) throws {
         try PackageFormat.writeArchive(content(revision: revision), to: target, compress: true)
     }

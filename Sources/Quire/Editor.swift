@@ -27,6 +27,8 @@ public final class Editor {
         didSet { syncTextLayout() }
     }
     public let toolController = ToolController()
+    /// Records what this editor receives to a session file (see `SessionRecorder`); nil: nothing is recorded.
+    public var recorder: SessionRecorder?
 
     let viewport = Viewport()
     let history = History()
@@ -67,6 +69,7 @@ public final class Editor {
         guard width > 0, height > 0, width <= 1 << 16, height <= 1 << 16 else {
             throw QuireError(.invalidArgument, "view size must be positive (got \(width)x\(height))")
         }
+        recorder?.view(["e": .string("size"), "w": .number(Double(width)), "h": .number(Double(height))])
         viewport.setSize(width: width, height: height)
         syncTextLayout()  // the page width changed
         clampView()

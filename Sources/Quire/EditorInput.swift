@@ -29,6 +29,7 @@ extension Editor {
         guard pointers[pointerId] == nil else {
             throw QuireError(.invalidPointerSequence, "pointerDown: pointer \(pointerId) is already down")
         }
+        recorder?.pointer(.down, x: x, y: y, t: t, f: f, type: type, id: pointerId, editor: self)
         let s = sample(x, y, t, f)
         let tool = toolController.tool(for: type)
         let p = ActivePointer(type: type, tool: tool, strokeId: m.makeStrokeId(), first: s, view: Point(x: x, y: y),
@@ -47,6 +48,7 @@ extension Editor {
         guard let p = pointers[pointerId] else {
             throw QuireError(.invalidPointerSequence, "pointerMove: pointer \(pointerId) is not down")
         }
+        recorder?.pointer(.move, x: x, y: y, t: t, f: f, type: type, id: pointerId, editor: self)
         let s = sample(x, y, t, f)
         let prev = p.samples[p.samples.count - 1]
         p.samples.append(s)
@@ -64,6 +66,7 @@ extension Editor {
         guard let p = pointers.end(pointerId) else {
             throw QuireError(.invalidPointerSequence, "pointerUp: pointer \(pointerId) is not down")
         }
+        recorder?.pointer(.up, x: x, y: y, t: t, f: f, type: type, id: pointerId, editor: self)
         let s = sample(x, y, t, f)
         let last = p.samples[p.samples.count - 1]
         if s != last { p.samples.append(s) }
@@ -75,6 +78,7 @@ extension Editor {
         guard let p = pointers.end(pointerId) else {
             throw QuireError(.invalidPointerSequence, "pointerCancel: pointer \(pointerId) is not down")
         }
+        recorder?.pointer(.cancel, x: 0, y: 0, t: 0, f: 0, type: p.type, id: pointerId, editor: self)
         p.behaviour.cancel(p, editor: self, model: part?.model)
         renderer?.invalidate(nil)
     }
@@ -100,6 +104,12 @@ extension Editor {
         }
         let gesturesBefore = beginBatch(gestures: processGestures)
         defer { endBatch(gestures: gesturesBefore) }
+        let rec = recorder
+        rec?.batch(events, gestures: processGestures, editor: self)
+        if let rec { try rec.suspended { try feed(events) } } else { try feed(events) }
+    }
+
+    private func feed(_ events: [PointerEvent]) throws {
         for e in events {
             switch e.kind {
             case .down: try pointerDown(x: e.x, y: e.y, t: e.t, f: e.f, type: e.pointerType, pointerId: e.pointerId)

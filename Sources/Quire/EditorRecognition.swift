@@ -79,6 +79,7 @@ extension Editor {
             }
         }
         if !changed.isEmpty {
+            recorder?.resultsApplied(changed)
             renderer?.invalidate(dirty == .zero ? nil : viewTransform.apply(dirty.insetBy(dx: -4, dy: -4)))
             notify { $0.contentChanged(self, blockIds: changed) }
         }

@@ -83,6 +83,7 @@ extension Editor {
         guard let m = attached?.model else { return }
         let new = blockIds.filter { m.blocks[$0] != nil && $0 != m.rootId }
         guard new != selection else { return }
+        recorder?.view(["e": .string("select"), "blocks": .array(new.sorted().map { .string($0) })])
         select(blocks: new, strokes: [])
         renderer?.invalidate(nil)
     }

@@ -68,6 +68,7 @@ extension Editor {
     public var pixelsPerMillimetre: Double {
         get { viewport.pixelsPerMillimetre }
         set {
+            recorder?.view(["e": .string("ppmm"), "v": .number(newValue)])
             viewport.setPixelsPerMillimetre(newValue)
             syncTextLayout()  // the page width changed
         }
@@ -79,6 +80,7 @@ extension Editor {
     /// Scrolls the view by a delta in view pixels (clamped to the content).
     public func scroll(by delta: Point) {
         guard delta.x.isFinite, delta.y.isFinite else { return }
+        recorder?.view(["e": .string("scroll"), "dx": .number(delta.x), "dy": .number(delta.y)])
         viewport.scroll(by: delta)
         clampView()
         renderer?.invalidate(nil)
@@ -87,6 +89,7 @@ extension Editor {
     /// Zooms by `factor` keeping the model point under `point` (view pixels) in place.
     public func zoom(by factor: Double, at point: Point) {
         guard factor.isFinite, factor > 0, point.x.isFinite, point.y.isFinite else { return }
+        recorder?.view(["e": .string("zoom"), "factor": .number(factor), "x": .number(point.x), "y": .number(point.y)])
         viewport.zoom(by: factor, at: point)
         clampView()
         renderer?.invalidate(nil)

@@ -86,6 +86,10 @@ public final class AppWindow: EditorDelegate {
         pointer = PointerController(view: view, dispatcher: dispatcher, bar: bar, popup: popup, latency: latency)
         try view.attach(canvas: canvasWindow, highlight: canvasWindow.makeOverlaySurface(), width: size.width, height: Int(max(1, h - tb)))
         try editor.setPart(session.part)
+        if let path = options.record ?? (conf[.appRecord].isEmpty ? nil : conf[.appRecord]) {
+            let recorder = try SessionRecorder(path: (path as NSString).expandingTildeInPath, editor: editor)
+            recorder.onError = { FileHandle.standardError.write(Data("quire: warning: \($0)\n".utf8)) }
+        }
 
         editor.addDelegate(self)
         dispatcher.host = self
@@ -134,6 +138,7 @@ public final class AppWindow: EditorDelegate {
             if events.wait(timeoutMs: timeout, wakeFD: wake.readFD) { wake.drain() }
         }
         latency.write(to: options.latencyLog)
+        editor.recorder?.flush()
         session.close()
         top.destroy()
         return exitCode

@@ -52,6 +52,15 @@ final class CommandDispatcher {
     private var editor: Editor { view.editor }
 
     func perform(_ command: AppCommand) {
+        // A recording gets the command, not what the editor does for it: replaying it does that.
+        if let rec = editor.recorder, let record = command.sessionRecord(lastPoint: lastPoint) {
+            rec.command(record) { run(command) }
+        } else {
+            run(command)
+        }
+    }
+
+    private func run(_ command: AppCommand) {
         switch command {
         case .tool(let t): setTool(t)
         case .undo: view.router.cancelAll(); editor.undo()
@@ -107,6 +116,17 @@ final class CommandDispatcher {
     /// Inserts an image file at the last pointer position (JPEG by its extension, else PNG).
     func insertImage(path: String) {
         let p = (path as NSString).expandingTildeInPath
+        if let rec = editor.recorder, let data = FileManager.default.contents(atPath: p) {
+            // The image itself: the file may be gone when the session is replayed.
+            let record: JSONValue = .object(["c": .string("image"), "path": .string(p), "data": .string(data.base64EncodedString()),
+                                             "x": .number(lastPoint.x), "y": .number(lastPoint.y)])
+            rec.command(record) { insertImageNow(path: p) }
+        } else {
+            insertImageNow(path: p)
+        }
+    }
+
+    private func insertImageNow(path p: String) {
         let lower = p.lowercased()
         let mime: MimeType = lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") ? .jpeg : .png
         do { _ = try editor.addImage(at: lastPoint, file: p, mimeType: mime) } catch { show("Cannot insert image: \(Self.message(error))") }
@@ -194,7 +214,19 @@ final class CommandDispatcher {
         }
     }
 
-    private func paste(type: String, data: Data, at p: Point) {
+    /// Pastes what the clipboard answered. A paste from another program arrives after its
+    /// command: the data is recorded here, so a replay needs no clipboard.
+    func paste(type: String, data: Data, at p: Point) {
+        if let rec = editor.recorder {
+            let record: JSONValue = .object(["c": .string("pasteData"), "type": .string(type), "data": .string(data.base64EncodedString()),
+                                             "x": .number(p.x), "y": .number(p.y)])
+            rec.command(record) { pasteNow(type: type, data: data, at: p) }
+        } else {
+            pasteNow(type: type, data: data, at: p)
+        }
+    }
+
+    private func pasteNow(type: String, data: Data, at p: Point) {
         do {
             switch type {
             case MimeType.quireClipboard.typeName:

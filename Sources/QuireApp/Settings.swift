@@ -11,6 +11,8 @@ public struct AppOptions: Sendable {
     public var height = 720
     /// Writes per-event latency figures (JSON) here on exit.
     public var latencyLog: String?
+    /// Records the session to this JSON-lines file (see `SessionRecorder`); nil: `app.record`.
+    public var record: String?
     /// X display name; nil uses $DISPLAY.
     public var display: String?
     public init() {}

@@ -11,7 +11,7 @@ struct QuireCommand: ParsableCommand {
         abstract: "Quire: write with a pen, recognize handwriting offline, keep it in a Text Document.",
         version: QuireVersion.string,
         subcommands: [EditCommand.self, InfoCommand.self, NewCommand.self, ExportCommand.self, ImportCommand.self, ConvertCommand.self, RecognizeCommand.self, RecoverCommand.self,
-                      EvalCommand.self, EvalGesturesCommand.self, BenchCommand.self, StressSaveCommand.self, ScreenshotCommand.self],
+                      EvalCommand.self, EvalGesturesCommand.self, BenchCommand.self, StressSaveCommand.self, ScreenshotCommand.self, ReplayCommand.self],
         defaultSubcommand: EditCommand.self
     )
 }
@@ -146,9 +146,11 @@ struct EditCommand: ParsableCommand {
     @Option(help: "Window size, WIDTHxHEIGHT in pixels.") var geometry: String?
     @Option(name: .customLong("latency-log"), help: "Write per-event latency figures (JSON) to this file on exit.") var latencyLog: String?
     @Option(help: "X display (default: $DISPLAY).") var display: String?
+    @Option(help: "Record the session (pointer events, commands, view changes) to this JSON-lines file for `quire replay`.") var record: String?
 
     func run() throws {
         var o = AppOptions()
+        o.record = record
         o.file = file
         o.kiosk = kiosk
         o.latencyLog = latencyLog

@@ -1,0 +1,81 @@
+import Foundation
+import Quire
+
+/// How `AppCommand`s are written into a session recording and read back. Only commands that
+/// change the document, the selection or the view are recorded; those that only open something
+/// (menus, prompts), write files beside the package or leave are not: replaying them would
+/// change nothing the recording is about.
+extension AppCommand {
+    /// The record of this command; nil when it is not recorded. A paste at "where the pointer
+    /// last was" records that point.
+    func sessionRecord(lastPoint: Point) -> JSONValue? {
+        func word(_ ref: WordRef) -> [String: JSONValue] { ["block": .string(ref.blockId), "word": .number(Double(ref.index))] }
+        func named(_ c: String, _ more: [String: JSONValue] = [:]) -> JSONValue { .object(more.merging(["c": .string(c)]) { a, _ in a }) }
+        switch self {
+        case .tool(let t): return named("tool", ["tool": .string(t.rawValue)])
+        case .undo: return named("undo")
+        case .redo: return named("redo")
+        case .clear: return named("clear")
+        case .convert: return named("convert")
+        case .convertBlock(let id): return named("convertBlock", ["block": .string(id)])
+        case .convertWord(let ref): return named("convertWord", word(ref))
+        case .addTextBlock: return named("addTextBlock")
+        case .copy: return named("copy")
+        case .paste(let p):
+            let at = p ?? lastPoint
+            return named("paste", ["x": .number(at.x), "y": .number(at.y)])
+        case .removeBlock(let id): return named("removeBlock", id.map { ["block": .string($0)] } ?? [:])
+        case .removeWord(let ref): return named("removeWord", word(ref))
+        case let .selectCandidate(ref, i): return named("selectCandidate", word(ref).merging(["candidate": .number(Double(i))]) { a, _ in a })
+        case .zoomIn: return named("zoomIn")
+        case .zoomOut: return named("zoomOut")
+        case .clearSelection: return named("clearSelection")
+        case .typeText(let s): return named("typeText", ["text": .string(s)])
+        case .insertImage, .save, .exportBlock, .showCandidates, .toggleFullscreen, .quit, .contextMenu:
+            return nil
+        }
+    }
+
+    /// The command a record names; nil for records that are not commands (pasted data, images).
+    init?(sessionRecord r: JSONValue) throws {
+        guard case .object(let o) = r, let c = o["c"]?.stringValue else {
+            throw QuireError(.invalidArgument, "a command record needs \"c\"")
+        }
+        func string(_ k: String) throws -> String {
+            guard let s = o[k]?.stringValue else { throw QuireError(.invalidArgument, "command \(c): \"\(k)\" must be a string") }
+            return s
+        }
+        func int(_ k: String) throws -> Int {
+            guard let n = o[k]?.intValue else { throw QuireError(.invalidArgument, "command \(c): \"\(k)\" must be an integer") }
+            return n
+        }
+        func number(_ k: String) throws -> Double {
+            guard let n = o[k]?.doubleValue, n.isFinite else { throw QuireError(.invalidArgument, "command \(c): \"\(k)\" must be a number") }
+            return n
+        }
+        func word() throws -> WordRef { WordRef(blockId: try string("block"), index: try int("word")) }
+        switch c {
+        case "tool":
+            guard let t = Tool(rawValue: try string("tool")) else { throw QuireError(.invalidArgument, "command tool: unknown tool") }
+            self = .tool(t)
+        case "undo": self = .undo
+        case "redo": self = .redo
+        case "clear": self = .clear
+        case "convert": self = .convert
+        case "convertBlock": self = .convertBlock(try string("block"))
+        case "convertWord": self = .convertWord(try word())
+        case "addTextBlock": self = .addTextBlock
+        case "copy": self = .copy
+        case "paste": self = .paste(at: Point(x: try number("x"), y: try number("y")))
+        case "removeBlock": self = .removeBlock(o["block"]?.stringValue)
+        case "removeWord": self = .removeWord(try word())
+        case "selectCandidate": self = .selectCandidate(try word(), try int("candidate"))
+        case "zoomIn": self = .zoomIn
+        case "zoomOut": self = .zoomOut
+        case "clearSelection": self = .clearSelection
+        case "typeText": self = .typeText(try string("text"))
+        case "pasteData", "image": return nil
+        default: throw QuireError(.invalidArgument, "unknown command \"\(c)\" in the session")
+        }
+    }
+}
