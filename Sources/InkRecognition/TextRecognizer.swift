@@ -186,7 +186,15 @@ public final class TextRecognizer: Sendable {
     /// With a character model and `ink`, ink the matrix reads as one character is read again by the
     /// character model, and its matrix is decoded instead when it also sees exactly one character.
     public func decode(_ m: LogProbMatrix, ink: PreprocessedInk?, options: RecognitionOptions) -> RecognitionResult {
-        decodeMatrix(loneCharacterMatrix(m, ink: ink) ?? m, ink: ink, options: options)
+        decodeMatrix(loneCharacterMatrix(m, ink: ink) ?? m, ink: ink, options: options, trace: nil)
+    }
+
+    /// `decode`, noting in `trace` what the diagnostics need (see `diagnose`).
+    func decode(_ m: LogProbMatrix, ink: PreprocessedInk?, options: RecognitionOptions, trace: DecodeTrace) -> RecognitionResult {
+        let own = loneCharacterMatrix(m, ink: ink)
+        trace.matrix = own ?? m
+        trace.usedCharacterModel = own != nil
+        return decodeMatrix(own ?? m, ink: ink, options: options, trace: trace)
     }
 
     /// The character model's output for ink that holds a single character, else nil. The general
@@ -207,7 +215,7 @@ public final class TextRecognizer: Sendable {
         return own.count == 1 && own[0] != space ? c : nil
     }
 
-    private func decodeMatrix(_ m: LogProbMatrix, ink: PreprocessedInk?, options: RecognitionOptions) -> RecognitionResult {
+    private func decodeMatrix(_ m: LogProbMatrix, ink: PreprocessedInk?, options: RecognitionOptions, trace: DecodeTrace?) -> RecognitionResult {
         let charset = model.charset
         guard m.classes == charset.count + 1, m.frames > 0 else { return .empty }
         var allowed: [Bool]? = nil
@@ -290,10 +298,12 @@ public final class TextRecognizer: Sendable {
             chosen.insert(chosen.remove(at: k), at: 0)
         }
         guard let best = chosen.first else { return .empty }
+        trace?.line = lm
+        trace?.best = best
         var candidates = chosen.prefix(nBest).map { RecognitionCandidate(text: text($0), score: $0.score) }
         let words = segmentWords(best, m: m, ink: ink, allowed: allowed, constraint: constraint,
                                  mode: options.lexiconMode, wordTolerance: wordTolerance, nBest: nBest,
-                                 width: max(4, width / 2), lm: lm, lmCache: lmCache)
+                                 width: max(4, width / 2), lm: lm, lmCache: lmCache, trace: trace)
         var lineText = text(best)
         if wordTolerance != nil {
             lineText = words.map(\.text).joined(separator: " ")
@@ -309,7 +319,7 @@ public final class TextRecognizer: Sendable {
 
     private func segmentWords(_ best: DecodedPath, m: LogProbMatrix, ink: PreprocessedInk?, allowed: [Bool]?,
                               constraint: WordConstraint?, mode: LexiconMode, wordTolerance: Double?, nBest: Int,
-                              width: Int, lm: LMFusion?, lmCache: LMScoreCache) -> [WordResult] {
+                              width: Int, lm: LMFusion?, lmCache: LMScoreCache, trace: DecodeTrace?) -> [WordResult] {
         let charset = model.charset
         let spaceClass = (charset.firstIndex(of: " ") ?? -1) + 1
         func str(_ p: DecodedPath) -> String { String(p.classes.map { charset[$0 - 1] }) }
@@ -328,6 +338,7 @@ public final class TextRecognizer: Sendable {
             let hi = charEnd(g.last!)
             let range = lo ..< max(lo + 1, hi)
             let pathText = String(g.map { charset[best.classes[$0] - 1] })
+            var word = trace.map { _ in DecodeTrace.Word(frames: range, characters: g) }
             var cands = [RecognitionCandidate(text: pathText, score: 0)]
             var freeScore = 0.0
             if nBest > 1 || wordTolerance != nil {
@@ -347,6 +358,10 @@ public final class TextRecognizer: Sendable {
                                                     allowed: allowed, constraint: con, allowSpace: false, lm: wordLM, lmCache: lmCache)
                 }
                 let bonus = wordTolerance ?? 0
+                word?.lm = wordLM
+                word?.bonus = bonus
+                word?.free = freeAlts.map { (str($0), $0.score) }
+                word?.lexicon = lexAlts.map { (str($0), $0.score + bonus) }
                 var ranked = freeAlts.map { RecognitionCandidate(text: str($0), score: $0.score) }
                 ranked += lexAlts.map { RecognitionCandidate(text: str($0), score: $0.score + bonus) }
                 ranked.sort { $0.score > $1.score }
@@ -386,6 +401,7 @@ public final class TextRecognizer: Sendable {
                                box: ink.flatMap { box(frames: range, ink: $0) } ?? BoundingBox(minX: 0, minY: 0, maxX: 0, maxY: 0),
                                characters: chars, strokeIndices: [])
             w.freeScore = freeScore
+            if let word { trace?.words.append(word) }
             words.append(w)
             wordFrames.append(range)
         }
