@@ -191,4 +191,25 @@ private final class SessionClipboard: ClipboardTransport {
         let replayOut = dir.path("r.iink")
         #expect(throws: QuireError.self) { _ = try SessionReplay.run(sessionPath: path, outPath: replayOut) }
     }
+
+    @Test func theReplayCommandPrintsTheTextAndWritesThePackage() throws {
+        let s = try RecordedSession()
+        try s.write(["unipen-b0f24618f5b3", "unipen-db47d8bec17f"], x: 10, y: 20)
+        try s.editor.waitForIdle()
+        s.dispatcher.perform(.undo)
+        try s.editor.waitForIdle()
+        s.editor.recorder?.flush()
+        let expected = try s.editor.export(nil, mimeType: .text)
+        let out = s.dir.path("cli.iink")
+        let r = try runQuire(["replay", s.sessionPath, "--out", out])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.trimmingCharacters(in: .whitespacesAndNewlines) == expected)
+        #expect(!r.err.contains("differs"))
+        let pkg = try Engine().openPackage(out)
+        defer { pkg.close() }
+        #expect(try pkg.part(at: 0).model.strokes == s.session.part.model.strokes)
+        // A file that is not a session: a clear error, status 2.
+        let bad = try runQuire(["replay", s.dir.path("doc.iink")])
+        #expect(bad.status == 2 && bad.err.contains("quire: error:"), "\(bad.err)")
+    }
 }
