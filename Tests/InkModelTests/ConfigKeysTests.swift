@@ -28,6 +28,7 @@ import Testing
         (.packageTempFolder, "content-package.temp-folder", ""), (.textConfigurationName, "text.configuration.name", "text"),
         (.textConfigurationBundle, "text.configuration.bundle", "en_US"), (.appKioskExitChord, "app.kiosk.exit-chord", "ctrl+alt+shift+q"),
         (.inputMouseTool, "input.mouse-tool", "pen"), (.inputTouchTool, "input.touch-tool", "hand"),
+        (.appRecord, "app.record", ""),
     ]
 
     @Test func defaultsAreTheOldOnesAndTheBundledOnes() throws {
