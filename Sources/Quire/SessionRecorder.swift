@@ -12,7 +12,7 @@ import InkModel
 /// for them there, so gestures see the same words), or an application command (opaque JSON,
 /// see `command(_:perform:)`). Attach with `Editor.recorder`; the editor calls it, nothing else.
 public final class SessionRecorder {
-    /// Format of the session file.
+    /// Format of the session file. Its first bytes are `{"quire-session":` (see `isSession`).
     public static let formatVersion = 1
     private let handle: FileHandle
     public let path: String
@@ -44,19 +44,27 @@ public final class SessionRecorder {
         var tools: [String: JSONValue] = [:]
         for type in [PointerType.pen, .mouse, .touch, .eraser] { tools[type.name] = .string(editor.toolController.tool(for: type).rawValue) }
         let header: JSONValue = .object([
-            "quire-session": .number(Double(Self.formatVersion)), "quire": .string(QuireVersion.string),
+            "quire": .string(QuireVersion.string),
             "package": .string(archive.base64EncodedString()),
             "part": .number(Double(package.index(of: part) ?? 0)), "partId": .string(part.id),
             "configuration": .object(config), "tools": .object(tools),
             "view": .array([.number(Double(size.width)), .number(Double(size.height))]),
             "ppmm": .number(editor.pixelsPerMillimetre), "transform": Self.json(editor.viewTransform),
         ])
-        buffer = try header.serialized() + "\n"
+        // The format's name comes first, so that a file's first bytes tell what it is.
+        buffer = "{\"quire-session\":\(Self.formatVersion)," + (try header.serialized()).dropFirst() + "\n"
         flush()
         editor.recorder = self
     }
 
     deinit { flush(); try? handle.close() }
+
+    /// Whether a file starts as a session recording does.
+    public static func isSession(path: String) -> Bool {
+        guard let h = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? h.close() }
+        return String(decoding: (try? h.read(upToCount: 17)) ?? Data(), as: UTF8.self) == "{\"quire-session\":"
+    }
 
     private static func ownValues(_ c: Configuration) -> [String: JSONValue] {
         guard case .object(let o)? = try? JSONValue.parse(Data(c.json.utf8)) else { return [:] }
