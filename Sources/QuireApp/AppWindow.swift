@@ -34,6 +34,8 @@ public final class AppWindow: EditorDelegate {
     private var announced = false
     private var quitting = false
     private var exitCode: Int32 = 0
+    /// Plays a session recording (`quire replay --window`).
+    private let replay: ReplayDriver?
 
     private var editor: Editor { view.editor }
 
@@ -43,6 +45,16 @@ public final class AppWindow: EditorDelegate {
         display = try X11Display(name: options.display)
         var warnings: [String] = []
         engine = try makeAppEngine { warnings.append($0) }
+        if let path = options.replay {
+            // The recording's starting package and configuration, and its pace.
+            let player = try SessionPlayer(path: path)
+            guard let file = options.file else { throw QuireError(.invalidArgument, "replay: no package path to play into") }
+            try player.writePackage(to: file)
+            try engine.configuration.inject(json: try JSONValue.object(player.configuration).serialized())
+            replay = ReplayDriver(player: player, speed: options.replaySpeed > 0 ? options.replaySpeed : 1)
+        } else {
+            replay = nil
+        }
         session = try DocumentSession(engine: engine, path: options.file)
         for w in warnings { FileHandle.standardError.write(Data("quire: warning: \(w)\n".utf8)) }
         wake = try WakePipe()
@@ -60,6 +72,7 @@ public final class AppWindow: EditorDelegate {
         view.router.palmTimeoutMs = Int64(conf[.inputPalmRejectionTimeoutMs])
         let s = display.screenSize
         size = options.kiosk ? s : (min(max(320, options.width), max(320, s.width)), min(max(240, options.height), max(240, s.height)))
+        if let r = replay { size = (r.player.viewSize.width, r.player.viewSize.height + layout.height) }
         for (type, key) in [(PointerType.mouse, ConfigKey<String>.inputMouseTool), (.touch, .inputTouchTool)] {
             editor.toolController.setTool(Tool(rawValue: conf[key]) ?? (type == .mouse ? .pen : .hand), for: type)
         }
@@ -85,7 +98,7 @@ public final class AppWindow: EditorDelegate {
         dispatcher = CommandDispatcher(view: view, session: session, clipboard: clipboard, scale: scale)
         pointer = PointerController(view: view, dispatcher: dispatcher, bar: bar, popup: popup, latency: latency)
         try view.attach(canvas: canvasWindow, highlight: canvasWindow.makeOverlaySurface(), width: size.width, height: Int(max(1, h - tb)))
-        try editor.setPart(session.part)
+        if let r = replay { try r.player.prepare(editor, part: session.part) } else { try editor.setPart(session.part) }
         if let path = options.record ?? (conf[.appRecord].isEmpty ? nil : conf[.appRecord]) {
             let recorder = try SessionRecorder(path: (path as NSString).expandingTildeInPath, editor: editor)
             recorder.onError = { FileHandle.standardError.write(Data("quire: warning: \($0)\n".utf8)) }
@@ -123,6 +136,16 @@ public final class AppWindow: EditorDelegate {
             if stop.flag.isSet { finish(save: true); break }
             if quitting { break }
             pointer.checkLongPress()
+            if let r = replay, mapped {
+                do { _ = try r.advance(editor: editor, dispatcher: dispatcher) } catch {
+                    show("Replay stopped: \(CommandDispatcher.message(error))")
+                    FileHandle.standardError.write(Data("quire: error: replay: \(CommandDispatcher.message(error))\n".utf8))
+                    exitCode = 2
+                    finish(save: false)
+                    break
+                }
+                if r.finished { try? editor.waitForIdle() }
+            }
             editor.processPendingResults()
             if bar.needsUpdate { bar.update() }
             present()
@@ -131,6 +154,10 @@ public final class AppWindow: EditorDelegate {
             idleWork()
             let waiting = session.hasUnsavedChanges || clipboard.hasPendingRequest || toolbar.hasTimedMessage || bar.isShowingChange
             var timeout: Int32 = waiting ? 250 : 2000
+            if let r = replay, mapped {
+                if let wait = r.msUntilNext() { timeout = min(timeout, wait) }
+                r.announceIfDone()
+            }
             if let deadline = pointer.longPressDeadline {
                 let now = monotonicNs()
                 timeout = deadline <= now ? 0 : min(timeout, Int32((deadline - now) / 1_000_000) + 1)

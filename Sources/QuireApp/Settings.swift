@@ -13,6 +13,11 @@ public struct AppOptions: Sendable {
     public var latencyLog: String?
     /// Records the session to this JSON-lines file (see `SessionRecorder`); nil: `app.record`.
     public var record: String?
+    /// Plays this session recording in the window (`file` is where its starting package is
+    /// written, and saved to at the end); nil: an ordinary session.
+    public var replay: String?
+    /// Pace of the replay: 1 as recorded, 2 twice as fast.
+    public var replaySpeed = 1.0
     /// X display name; nil uses $DISPLAY.
     public var display: String?
     public init() {}
