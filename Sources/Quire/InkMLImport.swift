@@ -107,7 +107,8 @@ private final class InkMLParserDelegate: NSObject, XMLParserDelegate {
 
 extension Editor {
     /// Writes imported traces (model millimetres) into the part through batch pointer input,
-    /// gestures off, as a user would have written them.
+    /// gestures off, as a user would have written them; in a Text Document each stroke joins the
+    /// block where it was written and the blocks flow once at the end.
     public func importTraces(_ traces: [ImportedTrace]) throws {
         let t = viewTransform
         var events: [PointerEvent] = []
@@ -130,6 +131,6 @@ extension Editor {
         let prev = [PointerType.pen, .mouse, .touch].map { ($0, toolController.tool(for: $0)) }
         for (pt, _) in prev { toolController.setTool(.pen, for: pt) }
         defer { for (pt, tool) in prev { toolController.setTool(tool, for: pt) } }
-        try pointerEvents(events, processGestures: false)
+        try withFlowHeld { try pointerEvents(events, processGestures: false) }
     }
 }
