@@ -2,10 +2,11 @@ import Foundation
 import InkModel
 
 extension Editor {
-    /// A block's text: typed/converted text, else its recognized words line by line.
+    /// A block's text: typed/converted text, else its recognized words line by line, each read
+    /// as the page shows it (`chosenLabel`).
     static func plainText(of b: BlockData) -> String {
         if let t = b.text { return t }
-        return textLines(of: b.words).map { $0.map { b.words[$0].label }.joined(separator: " ") }.joined(separator: "\n")
+        return textLines(of: b.words).map { $0.map { b.words[$0].chosenLabel }.joined(separator: " ") }.joined(separator: "\n")
     }
 
     /// Word indices by line, in reading order. Words typeset in place and words of ink written
@@ -99,7 +100,7 @@ extension Editor {
         }
         o["words"] = .array(b.words.map { w in
             .object([
-                "label": .string(w.label), "line": .number(Double(w.line)), "box": Self.json(w.box),
+                "label": .string(w.chosenLabel), "line": .number(Double(w.line)), "box": Self.json(w.box),
                 "candidates": .array(w.candidates.map { .object(["label": .string($0.label), "score": .number($0.score)]) }),
                 "selected": .number(Double(w.selected)),
                 "strokeIds": .array(w.strokeIds.map { .string($0) }),
