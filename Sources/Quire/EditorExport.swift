@@ -91,6 +91,9 @@ extension Editor {
         ]
         if Self.recognizable(b.type) { o["label"] = .string(Self.plainText(of: b)) }
         if let g = guidesJSON(b) { o["guides"] = g }
+        // Typed and converted text, and properties, so that `quire import` can read the block back.
+        if let t = b.text { o["text"] = .string(t) }
+        if !b.properties.isEmpty { o["properties"] = .object(b.properties.mapValues { .string($0) }) }
         if let f = b.textFont {
             o["textFont"] = .object(["family": .string(f.family), "size": .number(f.size), "bold": .bool(f.bold), "italic": .bool(f.italic)])
         }

@@ -26,13 +26,13 @@ enum ImportFile {
             traces = JSONLinesInk.pageTraces(try JSONLinesInk.read(path: ink, limit: limit))
             asText = true
         case .quireJSON:
-            throw QuireError(.importError, "'\(ink)' is Quire JSON: importing it is not supported yet")
+            return try importJSON(QuireJSONFormat.read(try FileIO.readFile(ink, maxBytes: 512 << 20)), out: out)
         case .quirePackage:
             throw QuireError(.invalidArgument, "'\(ink)' is already a Quire package: open it with quire edit, info or export")
         case .unsupported(let name):
             throw QuireError(.importError, "'\(ink)' is \(name): not supported (quire imports InkML, Xournal++ .xopp and .xoj, and JSON lines)")
         case .unknown:
-            throw QuireError(.importError, "'\(ink)' is in no format quire knows (it imports InkML, Xournal++ .xopp and .xoj, and JSON lines)")
+            throw QuireError(.importError, "'\(ink)' is in no format quire knows (it imports InkML, Xournal++ .xopp and .xoj, Quire JSON, and JSON lines)")
         }
         if let doc { traces = InkImporter.traces(doc) }
         let engine = try Engine()
@@ -60,5 +60,21 @@ enum ImportFile {
         }
         print("imported \(traces.count) strokes into \(pkg.path) (\(summary))")
         for note in doc?.notes ?? [] { print("note: \(note)") }
+    }
+
+    /// Quire's own JSON comes back as the part it was exported from, ids and words included.
+    static func importJSON(_ part: QuireJSONFormat.Part, out: String) throws {
+        let engine = try Engine()
+        let pkg = try engine.createPackage(out)
+        do {
+            defer { pkg.close() }
+            try QuireJSONFormat.add(part, to: pkg)
+            try pkg.save()
+        } catch {
+            try? engine.deletePackage(out)
+            throw error
+        }
+        print("imported \(part.strokes.count) strokes into \(pkg.path) (1 \(part.type.rawValue) part, \(part.blocks.count) blocks, from Quire JSON)")
+        for note in part.notes { print("note: \(note)") }
     }
 }
