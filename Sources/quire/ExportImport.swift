@@ -38,7 +38,7 @@ struct ExportCommand: ParsableCommand {
             }
             try withPart(file, index: part, recovery: recovery) { editor, _ in
                 // Blocks saved without recognition results are read now, so the text is in the export.
-                if mime == .text || mime == .json { try editor.waitForIdle() }
+                if mime == .text || mime == .json || mime == .inkml { try editor.waitForIdle() }
                 let target = try block.map { id -> ContentBlock in
                     guard let b = editor.getBlockById(id) else { throw QuireError(.invalidBlock, "no block '\(id)' in part \(part)") }
                     return b
