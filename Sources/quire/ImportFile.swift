@@ -11,6 +11,21 @@ enum ImportFile {
     static let layouts = ["keep", "raw-content", "text-document"]
 
     static func run(_ ink: String, out: String, limit: Int, layout: String) throws {
+        let done = try build(ink, out: out, limit: limit, layout: layout)
+        print("imported \(done.strokes) strokes into \(done.path) (\(done.summary))")
+        for note in done.notes { print("note: \(note)") }
+    }
+
+    /// What an import made: the package's path, its stroke count, a summary and the reader's notes.
+    struct Result {
+        var path: String
+        var strokes: Int
+        var summary: String
+        var notes: [String]
+    }
+
+    /// Builds the package without printing (`quire recognize` imports into a temporary one).
+    static func build(_ ink: String, out: String, limit: Int, layout: String) throws -> Result {
         guard layouts.contains(layout) else {
             throw QuireError(.invalidArgument, "unknown layout '\(layout)' for --as; use raw-content (the default) or text-document")
         }
@@ -58,12 +73,11 @@ enum ImportFile {
             try? engine.deletePackage(out)
             throw error
         }
-        print("imported \(traces.count) strokes into \(pkg.path) (\(summary))")
-        for note in doc?.notes ?? [] { print("note: \(note)") }
+        return Result(path: pkg.path, strokes: traces.count, summary: summary, notes: doc?.notes ?? [])
     }
 
     /// Quire's own JSON comes back as the part it was exported from, ids and words included.
-    static func importJSON(_ part: QuireJSONFormat.Part, out: String) throws {
+    static func importJSON(_ part: QuireJSONFormat.Part, out: String) throws -> Result {
         let engine = try Engine()
         let pkg = try engine.createPackage(out)
         do {
@@ -74,7 +88,7 @@ enum ImportFile {
             try? engine.deletePackage(out)
             throw error
         }
-        print("imported \(part.strokes.count) strokes into \(pkg.path) (1 \(part.type.rawValue) part, \(part.blocks.count) blocks, from Quire JSON)")
-        for note in part.notes { print("note: \(note)") }
+        return Result(path: pkg.path, strokes: part.strokes.count,
+                      summary: "1 \(part.type.rawValue) part, \(part.blocks.count) blocks, from Quire JSON", notes: part.notes)
     }
 }
