@@ -57,6 +57,8 @@ extension Editor {
             body += "\(indent)</traceGroup>\n"
         }
         group(b, indent: "  ")
+        // Labels an import kept (InkML annotations by traceGroup, as part metadata) go back out.
+        if b.id == m.rootId { body += Self.importedLabels(m, ids: &ids) }
 
         var out = """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -73,7 +75,52 @@ extension Editor {
 
         """
         for key in brushOrder { out += key.element(id: brushes[key]!) }
-        out += "  </definitions>\n" + body + "</ink>\n"
+        out += "  </definitions>\n"
+        if b.id == m.rootId, let truth = try? m.metadata.getString("import.truth") {
+            out += "  <annotation type=\"truth\">\(XML.escape(truth))</annotation>\n"
+        }
+        out += body + "</ink>\n"
+        return out
+    }
+
+    /// The stroke groups and labels an import kept (`import.groups`), as top-level traceViews:
+    /// they annotate traces by reference, so the traces stay in their blocks' traceGroups. A
+    /// group lists its subgroups, then views of its strokes that none of them holds.
+    static func importedLabels(_ m: PartModel, ids: inout InkMLIds) -> String {
+        guard let encoded = try? m.metadata.getStringArray("import.groups") else { return "" }
+        // Groups of Quire's own blocks (an export read back) come out as blocks again, not as labels.
+        let groups = encoded.compactMap { try? JSONValue.parse(Data($0.utf8)) }.filter { $0["labels"]?["blockType"] == nil }
+        guard !groups.isEmpty else { return "" }
+        // Groups were kept in document order with their depth: a group's subgroups follow it, deeper.
+        let depth = groups.map { $0["depth"]?.intValue ?? 0 }
+        let strokes = groups.map { g in (g["strokes"]?.arrayValue ?? []).compactMap(\.stringValue).filter { m.strokes[$0] != nil } }
+        var out = ""
+        func write(_ i: Int, indent: String) -> Int {
+            let id = groups[i]["id"]?.stringValue.map { " xml:id=\"\(ids.id(for: $0, kind: "group"))\"" } ?? ""
+            out += "\(indent)<traceView\(id)>\n"
+            for (k, v) in (groups[i]["labels"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
+                guard let v = v.stringValue else { continue }
+                if k.hasSuffix(".xml") {
+                    // Kept as the XML it was read from.
+                    out += "\(indent)  <annotationXML type=\"\(XML.escape(String(k.dropLast(4))))\">\(v)</annotationXML>\n"
+                } else {
+                    out += "\(indent)  <annotation type=\"\(XML.escape(k))\">\(XML.escape(v))</annotation>\n"
+                }
+            }
+            var j = i + 1
+            var covered = Set<String>()
+            while j < groups.count, depth[j] > depth[i] {
+                covered.formUnion(strokes[j])
+                j = write(j, indent: indent + "  ")
+            }
+            for s in strokes[i] where !covered.contains(s) {
+                out += "\(indent)  <traceView traceDataRef=\"#\(ids.id(for: s))\"/>\n"
+            }
+            out += "\(indent)</traceView>\n"
+            return j
+        }
+        var i = 0
+        while i < groups.count { i = write(i, indent: "  ") }
         return out
     }
 }
@@ -106,7 +153,7 @@ struct InkMLBrushKey: Hashable {
 /// Ids as xml:id needs them (XML names, unique): Quire's own ("s12", "b3") stay; any other (an
 /// id from an imported JSON file) gets a made-up one.
 struct InkMLIds {
-    private var given: [String: String] = [:]
+    private var given: [String: String] = [:]  // by kind and id
     private var used = Set<String>()
 
     static func isName(_ s: String) -> Bool {
@@ -114,11 +161,13 @@ struct InkMLIds {
         return s.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || "-_.".unicodeScalars.contains($0) }
     }
 
-    mutating func id(for raw: String) -> String {
-        if let g = given[raw] { return g }
+    /// The xml:id of a stroke or block (kind ""), or of another kind of thing ("group").
+    mutating func id(for raw: String, kind: String = "") -> String {
+        let key = kind + ":" + raw
+        if let g = given[key] { return g }
         var id = Self.isName(raw) && !used.contains(raw) ? raw : "id-\(used.count + 1)"
         while used.contains(id) { id += "-" }
-        given[raw] = id
+        given[key] = id
         used.insert(id)
         return id
     }

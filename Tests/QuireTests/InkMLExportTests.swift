@@ -58,7 +58,7 @@ import InkModel
         let channels = xml.matches(of: /<channel [^>]*>/).map { String($0.0) }
         #expect(channels.count == 4 && channels.allSatisfy { $0.contains("units=\"") }, sourceLocation: sourceLocation)
         let defined = Set(xml.matches(of: /xml:id="([^"]*)"/).map { String($0.1) })
-        let refs = xml.matches(of: /(?:brushRef|contextRef)="#([^"]*)"/).map { String($0.1) }
+        let refs = xml.matches(of: /(?:brushRef|contextRef|traceDataRef)="#([^"]*)"/).map { String($0.1) }
         #expect(!refs.isEmpty && refs.allSatisfy(defined.contains), sourceLocation: sourceLocation)
     }
 
@@ -133,5 +133,33 @@ import InkModel
         let s = try strokes(pkg)
         #expect(s.count == 2 && s[0][1].x == 12 && s[0][1].f == 0.6 && s[1].tool == "highlighter")
         expectValid(xml)
+    }
+
+    /// Dataset labels an import kept (a CROHME-style file: truth per symbol, nested groups, the
+    /// formula's truth) go back out as traceViews and come in again the same.
+    @Test func importedLabelsRoundTrip() throws {
+        let dir = TempDir()
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("InkFormatsTests/Fixtures/crohme-style.inkml").path
+        let first = try importAndExport(fixture, dir, "first")
+        expectValid(first.inkml)
+        #expect(first.inkml.contains("<annotation type=\"truth\">$x^2$</annotation>"))
+        let second = try importAndExport(dir.path("first.inkml"), dir, "second")
+        #expect(second.inkml == first.inkml)
+        func labels(_ pkg: String) throws -> [String] {
+            let p = try Engine().openPackage(pkg)
+            defer { p.close() }
+            let part = try p.part(at: 0)
+            let groups = try part.metadata.getStringArray("import.groups").map { try JSONValue.parse(Data($0.utf8)) }
+            return try groups.filter { $0["labels"]?["blockType"] == nil }.map { g in
+                let truth = g["labels"]?["truth"]?.stringValue ?? ""
+                let ids = (g["strokes"]?.arrayValue ?? []).compactMap(\.stringValue).sorted().joined(separator: ",")
+                return "\(truth) \(g["depth"]?.intValue ?? -1) \(ids) \(try part.metadata.getString("import.truth"))"
+            }
+        }
+        let a = try labels(first.pkg), b = try labels(second.pkg)
+        #expect(a == ["Segmentation 0 s1,s2,s3 $x^2$", "x 1 s1,s2 $x^2$", "2 1 s3 $x^2$"])
+        #expect(b == a)
+        #expect(try strokes(first.pkg).map(\.samples) == (try strokes(second.pkg).map(\.samples)))
     }
 }
