@@ -2,8 +2,8 @@ import Foundation
 import InkFormats
 import Quire
 
-/// `quire recognize` on ink written elsewhere: an InkML or Xournal++ file is imported into a
-/// temporary package (removed afterwards), and the Raw Content parts imports make are read like
+/// `quire recognize` on ink written elsewhere: an InkML or Xournal++ file (or Quire JSON) is
+/// imported into a temporary package (removed afterwards), and the Raw Content parts imports make are read like
 /// Text blocks. The recognizer groups their strokes into lines by the gaps between lines (no
 /// guides: the ink was not written on Quire's) and reads each line; nothing is moved or saved,
 /// so a page that mixes drawings and writing keeps its layout and the drawings read as what
@@ -13,7 +13,7 @@ enum RecognizeImported {
     /// package, or a file the open refuses with its own message).
     static func temporaryPackage(for file: String) throws -> String? {
         switch try FormatDetector.detect(path: file) {
-        case .inkml, .xournal: break
+        case .inkml, .xournal, .quireJSON: break
         default: return nil
         }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("quire-recognize-\(UUID().uuidString)")

@@ -49,6 +49,9 @@ import InkModel
         let second = try runQuire(["export", back, "--format", "json"])
         #expect(second.status == 0)
         #expect(second.out == json)
+        // quire recognize reads the JSON's handwriting as it reads a package's.
+        let read = try runQuire(["recognize", dir.path("first.json")])
+        #expect(read.status == 0 && read.out.split(separator: "\n").prefix(3) == ["sister", "found", "bread"], "\(read.out) \(read.err)")
 
         // Ids are the exported ones, and ids made later do not collide with them.
         let engine = try Engine()
