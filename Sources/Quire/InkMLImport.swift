@@ -63,7 +63,10 @@ private final class InkMLParserDelegate: NSObject, XMLParserDelegate {
         case "traceFormat": inTraceFormat = true; channels = []
         case "channel": if inTraceFormat, let n = attributes["name"] { channels.append(n) }
         case "trace":
-            current = (attributes["type"].flatMap { PointerType(name: $0) } ?? .pen, attributes["brushRef"] ?? "pen")
+            // Quire wrote its tool name as brushRef; now it refers to a <brush> ("#br1"), which
+            // says "highlighter" by its rasterOp: this reader keeps pen for those.
+            let tool = attributes["brushRef"].map { $0.hasPrefix("#") ? "pen" : $0 } ?? "pen"
+            current = (attributes["type"].flatMap { PointerType(name: $0) } ?? .pen, tool)
             text = ""
         default: break
         }

@@ -94,8 +94,8 @@ struct RecognitionFlags: ParsableArguments {
 struct RecognizeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recognize",
-        abstract: "Recognize the handwriting of a package's Text blocks, or of JSON-lines samples (--jsonl).")
-    @Argument(help: "A package; with --jsonl, a .jsonl or .jsonl.gz file in the shared handwriting-data format.") var file: String
+        abstract: "Recognize the handwriting of a package's Text blocks and Raw Content parts, of an InkML or Xournal++ file, or of JSON-lines samples (--jsonl).")
+    @Argument(help: "A package, an .inkml, .xopp or .xoj file; with --jsonl, a .jsonl or .jsonl.gz file in the shared handwriting-data format.") var file: String
     @Flag(help: "FILE holds JSON-lines samples: print each reference and what was recognized.") var jsonl = false
     @Flag(help: "JSON output (words with candidates and boxes; one JSON line per sample with --jsonl).") var json = false
     @Option(help: "Only this part (0-based).") var part: Int?
@@ -112,7 +112,10 @@ struct RecognizeCommand: ParsableCommand {
     }
 
     private func recognizePackage(_ adapter: TextRecognizerAdapter) throws {
-        let (engine, pkg) = try recovery.open(file)
+        // InkML and Xournal++ files are read through a temporary package of Raw Content parts.
+        let imported = try RecognizeImported.temporaryPackage(for: file)
+        defer { imported.map(RecognizeImported.remove) }
+        let (engine, pkg) = try recovery.open(imported ?? file)
         defer { pkg.close() }
         if let part, !(0 ..< pkg.partCount).contains(part) {
             throw QuireError(.indexOutOfRange, "part \(part) does not exist (the package has \(pkg.partCount))")
@@ -121,7 +124,7 @@ struct RecognizeCommand: ParsableCommand {
         var texts: [String] = []
         for i in part.map({ [$0] }) ?? Array(0 ..< pkg.partCount) {
             let p = try pkg.part(at: i)
-            guard p.kind == .text || p.kind == .textDocument else { continue }
+            guard RecognizeImported.isRead(p.kind) else { continue }
             let editor = engine.createEditor(fontMetricsProvider: CairoFontMetrics())
             // The blocks are read here, synchronously; no background recognition.
             editor.recognizer = nil
@@ -129,8 +132,8 @@ struct RecognizeCommand: ParsableCommand {
             try editor.setViewSize(width: 794, height: 1123)
             try editor.setPart(p)
             var blocks: [JSONValue] = []
-            for b in textBlocks(editor.rootBlock) {
-                let words = try adapter.recognize(try editor.recognitionRequest(for: b))
+            for b in RecognizeImported.blocks(editor.rootBlock) {
+                let words = try adapter.recognize(try RecognizeImported.request(editor, for: b))
                 let text = Self.text(words)
                 texts.append(text)
                 blocks.append(.object(["id": .string(b.id), "type": .string(b.type), "text": .string(text),
@@ -139,17 +142,10 @@ struct RecognizeCommand: ParsableCommand {
             parts.append(.object(["index": .number(Double(i)), "id": .string(p.id), "type": .string(p.type), "blocks": .array(blocks)]))
         }
         if json {
-            print(try JSONValue.object(["path": .string(pkg.path), "parts": .array(parts)]).serialized(pretty: true))
+            print(try JSONValue.object(["path": .string(imported == nil ? pkg.path : file), "parts": .array(parts)]).serialized(pretty: true))
         } else {
             print(texts.filter { !$0.isEmpty }.joined(separator: "\n"))
         }
-    }
-
-    /// Text blocks in reading order (a Text part's root is one).
-    private func textBlocks(_ b: ContentBlock?) -> [ContentBlock] {
-        guard let b else { return [] }
-        let kids = b.children.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }
-        return (b.kind == .text ? [b] : []) + kids.flatMap(textBlocks)
     }
 
     static func text(_ words: [RecognizedWord]) -> String {
