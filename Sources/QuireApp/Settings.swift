@@ -20,6 +20,8 @@ public struct AppOptions: Sendable {
     public var replaySpeed = 1.0
     /// X display name; nil uses $DISPLAY.
     public var display: String?
+    /// Shown in the toolbar when the window opens (e.g. what `quire edit` imported).
+    public var openingNote = ""
     public init() {}
 }
 
