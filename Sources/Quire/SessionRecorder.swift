@@ -39,8 +39,11 @@ public final class SessionRecorder {
         self.path = path
         let archive = try package.archiveData()
         var config: [String: JSONValue] = [:]
-        for (k, v) in Self.ownValues(editor.engine.configuration) where k != ConfigKey<String>.packageTempFolder.name { config[k] = v }
-        for (k, v) in Self.ownValues(editor.configuration) { config[k] = v }
+        // Not where this machine keeps state, nor the recording itself: a replay that recorded
+        // again would overwrite the file it plays.
+        let local: Set<String> = [ConfigKey<String>.packageTempFolder.name, ConfigKey<String>.appRecord.name]
+        for (k, v) in Self.ownValues(editor.engine.configuration) where !local.contains(k) { config[k] = v }
+        for (k, v) in Self.ownValues(editor.configuration) where !local.contains(k) { config[k] = v }
         var tools: [String: JSONValue] = [:]
         for type in [PointerType.pen, .mouse, .touch, .eraser] { tools[type.name] = .string(editor.toolController.tool(for: type).rawValue) }
         let header: JSONValue = .object([

@@ -99,7 +99,8 @@ public final class AppWindow: EditorDelegate {
         pointer = PointerController(view: view, dispatcher: dispatcher, bar: bar, popup: popup, latency: latency)
         try view.attach(canvas: canvasWindow, highlight: canvasWindow.makeOverlaySurface(), width: size.width, height: Int(max(1, h - tb)))
         if let r = replay { try r.player.prepare(editor, part: session.part) } else { try editor.setPart(session.part) }
-        if let path = options.record ?? (conf[.appRecord].isEmpty ? nil : conf[.appRecord]) {
+        // A replay records only when asked on its command line (`app.record` names the file it may be playing).
+        if let path = options.record ?? (conf[.appRecord].isEmpty || replay != nil ? nil : conf[.appRecord]) {
             let recorder = try SessionRecorder(path: (path as NSString).expandingTildeInPath, editor: editor)
             recorder.onError = { FileHandle.standardError.write(Data("quire: warning: \($0)\n".utf8)) }
         }

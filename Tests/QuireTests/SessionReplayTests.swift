@@ -165,6 +165,24 @@ private final class SessionClipboard: ClipboardTransport {
         #expect(try pkg.part(at: 0).model.blocks == s.session.part.model.blocks)
     }
 
+    @Test func theRecordingKeepsNoMachineLocalKeys() throws {
+        let dir = TempDir()
+        let engine = try Engine()
+        try engine.configuration.setString(dir.path("s.jsonl"), forKey: "app.record")
+        try engine.configuration.setString(dir.path("state"), forKey: "content-package.temp-folder")
+        try engine.configuration.setString("off", forKey: "text.configuration.lexicon-mode")
+        let pkg = try engine.createPackage(dir.path("d.iink"))
+        defer { pkg.close() }
+        let editor = engine.createEditor(fontMetricsProvider: CairoFontMetrics())
+        try editor.setViewSize(width: 400, height: 300)
+        try editor.setPart(pkg.createPart(type: PartType.textDocument.rawValue))
+        let rec = try SessionRecorder(path: dir.path("s.jsonl"), editor: editor)
+        rec.flush()
+        let player = try SessionPlayer(path: dir.path("s.jsonl"))
+        #expect(player.configuration["app.record"] == nil && player.configuration["content-package.temp-folder"] == nil)
+        #expect(player.configuration["text.configuration.lexicon-mode"] == .string("off"))
+    }
+
     @Test func badSessionFilesAreClearErrors() throws {
         let dir = TempDir()
         let cases: [(String, String)] = [
