@@ -97,14 +97,18 @@ public final class Form {
                 // The recognizer reads a word list from a file: the options are written to one
                 // beside the package's working state, rewritten at every open.
                 let words = f.options.flatMap { $0.split(separator: " ").map(String.init) }
-                let url = URL(fileURLWithPath: package.tempFolder).appendingPathComponent("choice-\(f.id).words")
-                try FileIO.writeAtomically(Data((words.joined(separator: "\n") + "\n").utf8), to: url.path)
-                keys["text.configuration.lexicon"] = .string(url.path)
+                try FileIO.writeAtomically(Data((words.joined(separator: "\n") + "\n").utf8), to: wordListPath(f))
+                keys["text.configuration.lexicon"] = .string(wordListPath(f))
                 keys["text.configuration.system-lexicon"] = .bool(false)
             }
         }
         for (k, v) in f.configuration { keys[k] = v }
         try c.inject(json: try JSONValue.object(keys).serialized())
+    }
+
+    /// Where a choice field's options are written as a word list (removed on close).
+    func wordListPath(_ f: FieldSpec) -> String {
+        URL(fileURLWithPath: package.tempFolder).appendingPathComponent("choice-\(f.id).words").path
     }
 
     public func field(_ id: String) throws -> FieldSpec {
@@ -121,8 +125,8 @@ public final class Form {
 
     /// Writes a sample's ink into a field as pen input through the field's editor, after the ink
     /// already there: at its own size (scaled down, keeping its aspect, when it does not fit the
-    /// box's height), a letter's gap after a single character, a word's gap after anything longer.
-    /// A multiline field goes on to its next line when the current one is full.
+    /// line), a letter's gap after a single character, a word's gap after anything longer. A
+    /// multiline field writes on its guide lines and goes on to the next one when a line is full.
     public func write(_ sample: InkSampleRecord, into fieldId: String) throws {
         let f = try field(fieldId)
         let e = try editor(fieldId)
@@ -131,26 +135,33 @@ public final class Form {
             throw QuireError(.importError, "sample '\(sample.id)' has no ink")
         }
         let margin = min(3, f.place.height * 0.15)
-        let lineHeight = f.kind == .multiline ? min(f.place.height - 2 * margin, e.configuration[.textGuidesSpacing]) : f.place.height - 2 * margin
-        let scale = min(1, (lineHeight * 0.8) / max(b.height, 0.01), (f.place.width - 2 * margin) / max(b.width, 0.01))
+        // Lines: a multiline field's are its guides (ink sits on the guide that ends the line);
+        // any other field is one line inside its margins.
+        let multiline = f.kind == .multiline && e.configuration[.textGuidesEnable]
+        let spacing = e.configuration[.textGuidesSpacing]
+        let lineHeight = multiline && spacing > 0.5 && spacing <= 1000 ? spacing : f.place.height - 2 * margin
+        let firstTop = multiline ? 0 : margin
+        let lines = multiline ? max(1, Int((f.place.height / lineHeight).rounded(.down))) : 1
+        let scale = min(1, (lineHeight * 0.75) / max(b.height, 0.01), (f.place.width - 2 * margin) / max(b.width, 0.01))
         let w = b.width * scale, h = b.height * scale
         let m = e.part!.model
-        let existing = m.inkExtent(inBlock: m.rootId)
-        var x = margin, lineTop = margin
-        if let ex = existing, !m.strokes.isEmpty {
+        var x = margin, line = 0
+        if !m.strokes.isEmpty {
             let gap = sample.label.count == 1 ? max(0.8, h * 0.12) : max(2.5, h * 0.45)
-            // The line the ink ends on: in a multiline field, the last line written.
-            lineTop = f.kind == .multiline ? margin + ((ex.maxY - margin) / lineHeight).rounded(.down) * lineHeight : margin
-            let onLine = m.strokes.values.filter { $0.bounds.maxY > lineTop && $0.bounds.y < lineTop + lineHeight }
-            x = (onLine.map(\.bounds.maxX).max() ?? ex.maxX) + gap
+            // The last line with ink, then the end of the ink on it.
+            let maxY = m.strokes.values.map(\.bounds.maxY).max() ?? firstTop
+            line = min(lines - 1, max(0, Int(((maxY - firstTop) / lineHeight).rounded(.down))))
+            let top = firstTop + Double(line) * lineHeight
+            let onLine = m.strokes.values.filter { $0.bounds.midY >= top && $0.bounds.midY < top + lineHeight }
+            x = (onLine.map(\.bounds.maxX).max() ?? margin) + gap
             if x + w > f.place.width - margin {
-                guard f.kind == .multiline, lineTop + 2 * lineHeight <= f.place.height - margin + 0.01 else {
+                guard line + 1 < lines else {
                     throw QuireError(.invalidArgument, "no room left in field '\(f.id)' for sample '\(sample.id)'")
                 }
-                lineTop += lineHeight; x = margin
+                line += 1; x = margin
             }
         }
-        let bottom = lineTop + lineHeight * 0.9
+        let bottom = firstTop + Double(line) * lineHeight + lineHeight * (multiline ? 0.92 : 0.9)
         let traces = sample.strokes.map { s in
             ImportedTrace(samples: s.map { InkSample(x: x + ($0.x - b.x) * scale, y: bottom - h + ($0.y - b.y) * scale,
                                                      t: 1_700_000_000_000 + $0.t, f: 0.5) },
@@ -180,6 +191,7 @@ public final class Form {
 
     public func close() {
         for e in editors.values { try? e.setPart(nil) }
+        for f in spec.fields where f.kind == .choice && !f.options.isEmpty { try? FileManager.default.removeItem(atPath: wordListPath(f)) }
         package.close()
     }
 }

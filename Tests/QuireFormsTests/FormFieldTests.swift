@@ -102,4 +102,26 @@ import Testing
         #expect(f.form.editors["n"]!.part!.model.strokes.count == before)
         expectCode(.invalidArgument) { try f.form.write(try sample("1"), into: "nope") }
     }
+
+    @Test func aMultilineFieldWritesOnItsGuidesAndGoesOnToTheNextLine() throws {
+        let f = try FormFixture(#"{"id": "m", "version": 1, "title": "M", "fields": [{"id": "notes", "kind": "multiline", "place": {"x": 0, "y": 0, "width": 60, "height": 30}}]}"#)
+        let words = ["Fresh", "Clean", "Family", "Florist", "Budget"]
+        try write(words, into: "notes", of: f.form)
+        let m = f.form.editors["notes"]!.part!.model
+        let tops = Set(m.strokes.values.map { Int(($0.bounds.midY / 10).rounded(.down)) })
+        #expect(tops.count >= 2, "the words should fill more than one 10 mm line")
+        let v = try f.values()["notes"]!
+        let read = (v.value.stringValue ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
+        #expect(read.map { $0.lowercased() } == words.map { $0.lowercased() }, "read \(v.value)")
+        #expect((v.value.stringValue ?? "").contains("\n"))
+    }
+
+    @Test func aChoiceFieldsWordListGoesAwayWithTheForm() throws {
+        let f = try FormFixture(#"{"id": "c", "version": 1, "title": "C", "fields": [{"id": "city", "kind": "choice", "options": ["Paris", "Munich"]}]}"#)
+        try write(["Munich"], into: "city", of: f.form)
+        #expect(try f.values()["city"]?.value == .string("Munich"))
+        let temp = f.form.package.tempFolder
+        f.form.close()
+        #expect(!FileManager.default.fileExists(atPath: temp), "left behind: \((try? FileManager.default.contentsOfDirectory(atPath: temp)) ?? [])")
+    }
 }
