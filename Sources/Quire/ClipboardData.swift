@@ -59,6 +59,10 @@ extension Editor {
         for b in payload.blocks { ids[b.id] = m.makeBlockId() }
         var strokeIds: [String: String] = [:]
         for s in payload.strokes { strokeIds[s.id] = m.makeStrokeId() }
+        // Another process may name in a word a stroke it filed under another block: a word keeps
+        // only its own block's strokes, or it would point at ink outside it.
+        var strokeBlock: [String: String] = [:]
+        for s in payload.strokes { strokeBlock[s.id] = s.blockId }
         var changes: [Change] = []
         var seq = m.nextSeq()
         for b in payload.blocks {
@@ -70,8 +74,9 @@ extension Editor {
             nb.words = b.words.map { w in
                 var w = w
                 if w.box != .zero { w.box = w.box.offsetBy(dx: dx, dy: dy) }  // as in moveChanges
-                w.strokeIds = w.strokeIds.compactMap { strokeIds[$0] }
-                w.chars = w.chars.map { var c = $0; if c.box != .zero { c.box = c.box.offsetBy(dx: dx, dy: dy) }; c.strokeIds = c.strokeIds.compactMap { strokeIds[$0] }; return c }
+                func own(_ id: String) -> String? { strokeBlock[id] == b.id ? strokeIds[id] : nil }
+                w.strokeIds = w.strokeIds.compactMap(own)
+                w.chars = w.chars.map { var c = $0; if c.box != .zero { c.box = c.box.offsetBy(dx: dx, dy: dy) }; c.strokeIds = c.strokeIds.compactMap(own); return c }
                 return w
             }
             // Moved to the paste point, a box far from the copied top block can leave the range

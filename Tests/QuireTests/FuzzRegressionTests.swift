@@ -361,3 +361,28 @@ extension FuzzRegressionTests {
         #expect(try InkMLReader.read(utf16).count == 1)
     }
 }
+
+extension FuzzRegressionTests {
+    /// quire-fuzz clipboard (seed 1, case 9907): a payload whose word names a stroke filed under
+    /// another block (here the container above it) was pasted as it was, and the word held ink
+    /// outside its block. A word now keeps only its own block's strokes.
+    @Test func aPastedWordKeepsOnlyItsOwnBlocksStrokes() throws {
+        struct Envelope: Codable { var format: String; var version: Int; var blocks: [BlockData]; var strokes: Data; var images: [String: Data] }
+        let top = BlockData(id: "c", type: "Container", box: Rect(x: 10, y: 10, width: 150, height: 60), childIds: ["t"])
+        let word = RecognizedWord(label: "of", candidates: [Candidate(label: "of", score: 1)], box: Rect(x: 12, y: 12, width: 5, height: 5), strokeIds: ["x", "y"])
+        let t = BlockData(id: "t", type: "Text", box: Rect(x: 10, y: 10, width: 150, height: 20), parentId: "c", words: [word])
+        // "x" is filed under the container, "y" under the Text block that names both.
+        let x = InkStroke(id: "x", blockId: "c", seq: 1, samples: (0..<10).map { InkSample(x: 12 + Double($0), y: 45, t: Int64($0), f: 0.5) })
+        let y = InkStroke(id: "y", blockId: "t", seq: 2, samples: (0..<10).map { InkSample(x: 12 + Double($0), y: 15, t: 20 + Int64($0), f: 0.5) })
+        let data = try JSONEncoder().encode(Envelope(format: "quire-block", version: 1, blocks: [top, t], strokes: StrokeCodec.encode([x, y]), images: [:]))
+        let f = try Fixture()
+        try f.editor.paste(data: data, at: Point(x: 100, y: 100))
+        try f.editor.waitForIdle()
+        let m = f.part.model
+        for b in m.blocks.values {
+            let own = m.strokeIds(inBlock: b.id)
+            for w in b.words { #expect(w.strokeIds.allSatisfy { own.contains($0) }, "word '\(w.label)' of a \(b.type) block holds only its block's ink") }
+        }
+        #expect(m.strokes.count == 2)
+    }
+}
