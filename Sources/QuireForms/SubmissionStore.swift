@@ -123,6 +123,17 @@ public final class SubmissionStore {
         }
     }
 
+    /// True when a record with this id is stored.
+    public func contains(_ id: UUID) throws -> Bool {
+        do {
+            return try db.read { db in
+                try Int.fetchOne(db, sql: "SELECT 1 FROM submission WHERE id = ?", arguments: [id.uuidString.lowercased()]) != nil
+            }
+        } catch let e as DatabaseError {
+            throw QuireError(.ioError, "cannot read store '\(path)': \(e.message ?? e.description)")
+        }
+    }
+
     /// The stored records, oldest first; with `since`, those submitted at or after it.
     public func submissions(since: Date? = nil) throws -> [Submission] {
         do {

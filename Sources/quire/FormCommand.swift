@@ -104,7 +104,10 @@ struct FormSubmitCommand: ParsableCommand {
             let form = try Form.open(path: file, engine: try Engine())
             defer { form.close() }
             let id = try form.submit(to: db)
-            print(try JSONValue.object(["submission": .string(id.uuidString.lowercased())]).serialized())
+            // Written unbuffered before the id is forgotten: a submit killed in between, run
+            // again, prints the same id (see Form.submit).
+            FileHandle.standardOutput.write(Data((try JSONValue.object(["submission": .string(id.uuidString.lowercased())]).serialized() + "\n").utf8))
+            try form.finishSubmission()
         }
     }
 }

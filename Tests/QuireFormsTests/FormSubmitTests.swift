@@ -12,7 +12,7 @@ import Testing
           {"id": "signature", "kind": "signature", "required": true}]}
         """#
 
-    func fill(_ form: Form) throws {
+    func fill(_ form: Form) throws {  // also the crash test's form
         try write(["Karen"], into: "name", of: form)
         try write(["78901"], into: "tracking", of: form)
         try write(["Karen"], into: "signature", of: form)
@@ -34,6 +34,7 @@ import Testing
         #expect(s.fields[0].ink["strokes"]?.arrayValue?.count == (try sample("Karen")).strokes.count)
         // Cleared, and saved so: reopened, the form is empty and holds no pending submission.
         #expect(f.form.editors.values.allSatisfy { $0.part!.model.strokes.isEmpty })
+        try f.form.finishSubmission()
         let path = f.form.package.path
         f.form.close()
         let again = try Form.open(path: path, engine: try Engine())
@@ -52,10 +53,31 @@ import Testing
         #expect(try !store.save(s))
         // A second process on the same file sees the one record too.
         #expect(try SubmissionStore(path: store.path).submissions().map(\.id) == [s.id])
-        // A submit cut off after it chose its id (the id is in the package) reuses that id.
-        try f.form.package.metadata.setString(s.id.uuidString.lowercased(), forKey: Form.pendingKey)
+        // A submit cut off after it stored the record, before it cleared the form: run again, it
+        // answers the same id, stores nothing and clears the form.
+        try f.form.package.metadata.setString(s.id.uuidString.lowercased() + " " + Form.fingerprint(values), forKey: Form.pendingKey)
         #expect(try f.form.submit(to: store) == s.id)
         #expect(try store.submissions().count == 1)
+        #expect(f.form.editors.values.allSatisfy { $0.part!.model.strokes.isEmpty })
+        // … and after it cleared the form, before the id was handed on: the same again.
+        #expect(try f.form.submit(to: store) == s.id)
+        try f.form.finishSubmission()
+        #expect(try store.submissions().count == 1)
+    }
+
+    @Test func aStaleMarkerDoesNotSwallowTheNextPersonsForm() throws {
+        let f = try FormFixture(Self.spec)
+        let store = try SubmissionStore(path: f.dir.path("s.sqlite"))
+        try fill(f.form)
+        let first = try f.form.submit(to: store)
+        // Killed before finishSubmission: the marker stays. The next person fills the form anew.
+        try write(["Dorothy"], into: "name", of: f.form)
+        try write(["12345"], into: "tracking", of: f.form)
+        try write(["Dorothy"], into: "signature", of: f.form)
+        let second = try f.form.submit(to: store)
+        #expect(second != first)
+        #expect(try store.submissions().map(\.id).sorted { $0.uuidString < $1.uuidString } == [first, second].sorted { $0.uuidString < $1.uuidString })
+        #expect(try store.submissions().first { $0.id == second }?.fields[1].value == .string("12345"))
     }
 
     @Test func anInvalidFormIsRefusedAndNothingIsStored() throws {
