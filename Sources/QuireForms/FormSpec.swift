@@ -179,7 +179,7 @@ public struct FormSpec: Sendable, Equatable {
     }
 
     static func isIdentifier(_ s: String) -> Bool {
-        !s.isEmpty && s.count <= 64 && s.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII || "-_.".unicodeScalars.contains($0) }
+        !s.isEmpty && s.count <= 64 && s.unicodeScalars.allSatisfy { ($0.isASCII && CharacterSet.alphanumerics.contains($0)) || "-_.".unicodeScalars.contains($0) }
     }
 
     static func specError(_ source: String, _ field: String?, _ key: String?, _ message: String) -> QuireError {

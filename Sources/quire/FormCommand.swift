@@ -36,7 +36,7 @@ struct FormWriteCommand: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            guard sample >= 0 else { throw QuireError(.invalidArgument, "--sample must be 0 or more") }
+            guard (0...100_000_000).contains(sample) else { throw QuireError(.invalidArgument, "--sample must be from 0 to 100000000") }
             let records = try JSONLinesInk.read(path: ink, limit: sample + 1)
             guard sample < records.count else {
                 throw QuireError(.invalidArgument, "'\(ink)' has \(records.count) sample\(records.count == 1 ? "" : "s"); --sample \(sample) is not one of them")

@@ -68,6 +68,8 @@ import Testing
         try Data().write(to: dir.url.appendingPathComponent("empty.jsonl"))
         r = try runQuire(["form", "write", dir.path("c.iink"), "--field", "name", "--ink", dir.path("empty.jsonl")])
         #expect(r.status == 2 && r.err.contains("has 0 samples"))
+        r = try runQuire(["form", "write", dir.path("c.iink"), "--field", "name", "--ink", writerFile, "--sample", String(Int.max)])
+        #expect(r.status == 2 && r.err.contains("--sample must be from 0 to 100000000"))
         r = try runQuire(["form", "write", dir.path("c.iink"), "--field", "nope", "--ink", writerFile])
         #expect(r.status == 2 && r.err.contains("has no field 'nope'"))
         r = try runQuire(["form", "submit", dir.path("c.iink"), "--store", dir.path("no/such/dir/s.sqlite")])
