@@ -181,6 +181,14 @@ public final class Form {
         return try spec.fields.map { try FieldValues.value(of: $0, editor: editors[$0.id]!) }
     }
 
+    /// One field's value, once its recognition is done.
+    public func value(_ fieldId: String) throws -> FieldValue {
+        let f = try field(fieldId)
+        let e = editors[fieldId]!
+        try e.waitForIdle()
+        return try FieldValues.value(of: f, editor: e)
+    }
+
     /// Clears every field (the form's next person starts from an empty form).
     public func clear() {
         for e in editors.values { e.clear() }

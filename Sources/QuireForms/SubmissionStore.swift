@@ -79,6 +79,9 @@ public final class SubmissionStore {
         do {
             var config = GRDB.Configuration()
             config.busyMode = .timeout(10)
+            // Write-ahead log: a commit is one fsync of the log (synchronous stays FULL, so an
+            // acknowledged record survives a power cut), not the several of a rollback journal.
+            config.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
             db = try DatabaseQueue(path: self.path, configuration: config)
             try db.write { db in
                 try db.execute(sql: """

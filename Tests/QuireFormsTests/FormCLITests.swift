@@ -77,4 +77,17 @@ import Testing
         r = try runQuire(["form", "values", dir.path("c.iink")])
         #expect(r.status == 0 && r.out.contains("consent [checkbox]") && r.out.contains("INVALID: must be ticked"))
     }
+
+    @Test func theBenchmarkRunsOnRealHandwriting() throws {
+        let r = try runQuire(["bench", "forms", "--ink", writerFile, "--runs", "2"])
+        #expect(r.status == 0, "\(r.err)")
+        let lines = r.out.split(separator: "\n")
+        #expect(lines.count == 3 && lines.allSatisfy { $0.contains("p50") && $0.contains("p95") && $0.hasSuffix("(2 runs)") })
+        let dir = TempDir(prefix: "quire-form-bench")
+        let wordsOnly = try String(contentsOf: repositoryRoot.appendingPathComponent("Tests/QuireTests/Fixtures/handwriting.jsonl"), encoding: .utf8)
+            .split(separator: "\n").prefix(2).joined(separator: "\n")
+        try Data(wordsOnly.utf8).write(to: dir.url.appendingPathComponent("words.jsonl"))
+        let none = try runQuire(["bench", "forms", "--ink", dir.path("words.jsonl"), "--runs", "1"])
+        #expect(none.status == 2 && none.err.contains("needs samples of words (letters) and of numbers (digits)"))
+    }
 }
