@@ -34,7 +34,9 @@ public final class CairoFontMetrics: FontMetricsProvider, @unchecked Sendable {
         defer { CairoText.unlock() }
         return lock.withLock {
             let face = Face(family: font.family, bold: font.bold, italic: font.italic)
-            var fc = faceCache(face)
+            // Taken out of the cache while glyphs are added, so that adding one does not copy
+            // the whole glyph dictionary (text of many distinct characters made that quadratic).
+            var fc = takeFaceCache(face)
             var boxes: [Rect] = []
             var x = 0.0
             var ink: Rect?
@@ -60,13 +62,12 @@ public final class CairoFontMetrics: FontMetricsProvider, @unchecked Sendable {
     }
 
     /// Caller holds the lock.
-    private func faceCache(_ face: Face) -> FaceCache {
-        if let c = cache[face] { return c }
+    /// The face's cache, removed from `cache` (the caller puts it back). Caller holds the lock.
+    private func takeFaceCache(_ face: Face) -> FaceCache {
+        if let c = cache.removeValue(forKey: face) { return c }
         select(face)
         let fe = context.fontExtents()
-        let c = FaceCache(ascent: fe.ascent, descent: fe.descent)
-        cache[face] = c
-        return c
+        return FaceCache(ascent: fe.ascent, descent: fe.descent)
     }
 
     /// Caller holds the lock.
