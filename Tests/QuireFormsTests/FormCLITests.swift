@@ -74,6 +74,9 @@ import Testing
         #expect(r.status == 2 && r.err.contains("has no field 'nope'"))
         r = try runQuire(["form", "submit", dir.path("c.iink"), "--store", dir.path("no/such/dir/s.sqlite")])
         #expect(r.status == 2 && r.err.contains("does not exist"))
+        r = try runQuire(["new", dir.path("plain.iink")])
+        r = try runQuire(["form", "values", dir.path("plain.iink")])
+        #expect(r.status == 2 && r.err.contains("is not a form (no quire.form.spec in its metadata)"))
         r = try runQuire(["form", "values", dir.path("c.iink")])
         #expect(r.status == 0 && r.out.contains("consent [checkbox]") && r.out.contains("INVALID: must be ticked"))
     }

@@ -124,4 +124,13 @@ import Testing
         f.form.close()
         #expect(!FileManager.default.fileExists(atPath: temp), "left behind: \((try? FileManager.default.contentsOfDirectory(atPath: temp)) ?? [])")
     }
+
+    @Test func aChoiceCanReadItsWordsFromAWordListFile() throws {
+        let dir = TempDir(prefix: "quire-forms-words")
+        try Data("Paris\nMunich\nOregon\n".utf8).write(to: dir.url.appendingPathComponent("cities.txt"))
+        let f = try FormFixture(#"{"id": "w", "version": 1, "title": "W", "fields": [{"id": "city", "kind": "choice", "configuration": {"text.configuration.lexicon": "\#(dir.path("cities.txt"))"}}]}"#)
+        try write(["Oregon"], into: "city", of: f.form)
+        let v = try f.values()["city"]!
+        #expect(v.value == .string("Oregon") && v.valid)
+    }
 }
