@@ -84,6 +84,9 @@ public enum FormatDetector {
         if text.hasPrefix("{") || text.hasPrefix("[") {
             if text.hasPrefix("{"), text.contains("\"engine_snapshot\"") { return .unsupported("an Rnote file") }
             if head.contains("\"conversion\""), head.contains("\"box\""), head.contains("\"type\"") { return .quireJSON }
+            // Keys come sorted: a part's strokes can push "conversion" far down, but a block
+            // starts with its box and children, which no handwriting sample has.
+            if String(text).range(of: #"^\{\s*"box"\s*:\s*\{[^}]*\}\s*,\s*"children""#, options: .regularExpression) != nil { return .quireJSON }
             if head.contains("\"strokes\"") { return .jsonLines }
             return .unsupported("a JSON document Quire does not know")
         }

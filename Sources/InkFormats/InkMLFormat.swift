@@ -3,7 +3,7 @@ import InkModel
 
 /// Reads W3C InkML (2011): any namespace prefix, traceFormat with channels in any order (extra
 /// ones ignored), inkSource channel properties, units and resolutions, difference-encoded
-/// traces, contexts, brushes, timestamps, traceGroups and annotations.
+/// traces, contexts, brushes, timestamps, traceGroups, labelling traceViews and annotations.
 ///
 /// Trace types: `penDown` (the default) and `indeterminate` are ink; `penUp` traces (the pen
 /// moving in the air) are not ink and are dropped; traces Quire once wrote as `type="eraser"` are
@@ -75,7 +75,7 @@ struct InkMLReading {
             case "trace": try trace(e, ctx)
             case "traceGroup": _ = try group(e, ctx, depth: 0)
             case "annotation", "annotationXML": annotate(e)
-            case "traceView": dropped["a traceView outside any traceGroup", default: 0] += 1
+            case "traceView": view(e, depth: 0)
             default: break  // definitions (looked up by id), timestamps, canvases
             }
         }
@@ -215,14 +215,7 @@ struct InkMLReading {
             case "trace": if let i = try trace(k, ctx) { members.append(i) }
             case "traceGroup": members += try group(k, ctx, depth: depth + 1)
             case "traceView": if let ref = k["traceDataRef"] { views.append(ref) }
-            case "annotation":
-                let type = k["type"] ?? "annotation"
-                let v = k.text.trimmingCharacters(in: .whitespacesAndNewlines)
-                labels[type] = labels[type].map { $0 + "\n" + v } ?? v
-            case "annotationXML":
-                let v = k.children.map(\.xmlString).joined()
-                if !v.isEmpty { labels[(k["type"] ?? "annotationXML") + ".xml"] = v }
-                if let href = k["href"] { labels["href"] = href }
+            case "annotation", "annotationXML": Self.label(k, into: &labels)
             default: break
             }
         }
@@ -231,6 +224,47 @@ struct InkMLReading {
         if let id = e.xmlId { groupStrokesById[id] = members }
         if !views.isEmpty { pendingViews.append((slot, views)) }
         return members
+    }
+
+    /// A group's label from an annotation (by type) or annotationXML (kept as XML, under "<type>.xml").
+    static func label(_ k: XElement, into labels: inout [String: String]) {
+        if k.name == "annotation" {
+            let type = k["type"] ?? "annotation"
+            let v = k.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            labels[type] = labels[type].map { $0 + "\n" + v } ?? v
+        } else {
+            let v = k.children.map(\.xmlString).joined()
+            if !v.isEmpty { labels[(k["type"] ?? "annotationXML") + ".xml"] = v }
+            if let href = k["href"] { labels["href"] = href }
+        }
+    }
+
+    /// A traceView outside any traceGroup labels traces by reference (InkML's way to annotate ink
+    /// without regrouping it, and Quire's export of imported labels): a group like a traceGroup.
+    /// Nested traceViews with annotations or views of their own are subgroups; plain ones name
+    /// members. A view of part of a trace (`from`, `to`) takes the whole trace.
+    mutating func view(_ e: XElement, depth: Int) {
+        let slot = page.groups.count
+        page.groups.append(InkGroup(id: e.xmlId, labels: [:], strokes: [], depth: depth))
+        parents.append(openGroups.last)
+        openGroups.append(slot)
+        defer { openGroups.removeLast() }
+        var labels: [String: String] = [:]
+        var refs: [String] = e["traceDataRef"].map { [$0] } ?? []
+        for k in e.children {
+            switch k.name {
+            case "annotation", "annotationXML": Self.label(k, into: &labels)
+            case "traceView":
+                if k.children.contains(where: { ["annotation", "annotationXML", "traceView"].contains($0.name) }) {
+                    view(k, depth: depth + 1)
+                } else if let ref = k["traceDataRef"] {
+                    refs.append(ref)
+                }
+            default: break
+            }
+        }
+        page.groups[slot].labels = labels
+        if !refs.isEmpty { pendingViews.append((slot, refs)) }
     }
 
     /// traceViews name traces (or groups) by id, often ones that come later in the file.

@@ -72,6 +72,14 @@ public final class PartModel {
     public func makeStrokeId() -> String { defer { nextStroke += 1 }; return "s\(nextStroke)" }
     public func makeBlockId() -> String { defer { nextBlock += 1 }; return "b\(nextBlock)" }
     private var maxSeq: Int64 = 0
+
+    /// Moves the id counters past every `s<n>` and `b<n>` id in the part, so that ids made later
+    /// stay unique in a part filled with ids from elsewhere (a Quire JSON import keeps its ids).
+    public func advanceIdCounters() {
+        func number(_ id: String, _ prefix: Character) -> Int64? { id.first == prefix ? Int64(id.dropFirst()) : nil }
+        for id in rawStrokes.keys { if let n = number(id, "s"), n >= nextStroke, n < .max { nextStroke = n + 1 } }
+        for id in blocks.keys { if let n = number(id, "b"), n >= nextBlock, n < .max { nextBlock = n + 1 } }
+    }
     /// A sequence number above every stroke's (kept incrementally: this runs on every pen-up); a
     /// part holding seq `Int64.max` (any value is valid in a file) gets `Int64.max` again, not a trap.
     public func nextSeq() -> Int64 { maxSeq == .max ? .max : maxSeq + 1 }

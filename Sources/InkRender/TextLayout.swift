@@ -279,7 +279,7 @@ public struct TextLayout: Sendable {
             // Ink height without descenders, which add about a third to a word that has them.
             let heights = placed.map { i -> Double in
                 let w = b.words[i]
-                return w.label.contains(where: { "gjpqy".contains($0) }) ? w.box.height * 0.75 : w.box.height
+                return w.chosenLabel.contains(where: { "gjpqy".contains($0) }) ? w.box.height * 0.75 : w.box.height
             }.sorted()
             f.size = min(font.size * 3, max(font.size * 0.6, heights[heights.count / 2] * 0.75))
         }

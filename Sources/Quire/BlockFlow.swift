@@ -6,6 +6,11 @@ import InkModel
 final class BlockFlow {
     /// Boxes of the root's children as the last flow left them.
     private var boxes: [String: Rect] = [:]
+    /// While true (an import), blocks are not flowed after each change but once at the end: ink
+    /// written above existing blocks pushes all of them down, so flowing after each of n
+    /// imported strokes moved O(n) blocks each time, and every move was kept for undo (4,000
+    /// stacked marks took minutes and gigabytes; found by tools/fuzz, InkML case 4427).
+    var held = false
 
     /// Places `blocks` (the root's children, in its order) with `gap` between them: a block keeps
     /// its place unless a block above it now covers it. Returns the changes that move blocks, and
@@ -63,6 +68,7 @@ extension Editor {
     /// restores the whole change at once; with `record` false (text laid out again for a new
     /// font or page) they are no step of their own.
     func relayout(anchor: String?, model m: PartModel, record: Bool = true) {
+        guard !flow.held else { return }
         let blocks = m.root.childIds.compactMap { m.blocks[$0] }
         let (moves, moved) = flow.place(blocks, gap: blockSpacing)
         guard !moves.isEmpty else { return }
@@ -80,5 +86,17 @@ extension Editor {
         for b in moved where Self.recognizable(b.type) && recognition.isPending(b.id) {
             scheduleRecognition(blockId: b.id)
         }
+    }
+}
+
+extension Editor {
+    /// Runs `body` with the flow held, then flows the blocks once (the moves join the last undo
+    /// step). Nothing is flowed if `body` throws: batch input is checked before it changes anything.
+    func withFlowHeld(_ body: () throws -> Void) throws {
+        guard !flow.held else { return try body() }
+        flow.held = true
+        do { try body() } catch { flow.held = false; throw error }
+        flow.held = false
+        if let m = attached?.model, m.kind == .textDocument { relayout(anchor: nil, model: m) }
     }
 }

@@ -2,10 +2,11 @@ import Foundation
 import InkModel
 
 extension Editor {
-    /// A block's text: typed/converted text, else its recognized words line by line.
+    /// A block's text: typed/converted text, else its recognized words line by line, each read
+    /// as the page shows it (`chosenLabel`).
     static func plainText(of b: BlockData) -> String {
         if let t = b.text { return t }
-        return textLines(of: b.words).map { $0.map { b.words[$0].label }.joined(separator: " ") }.joined(separator: "\n")
+        return textLines(of: b.words).map { $0.map { b.words[$0].chosenLabel }.joined(separator: " ") }.joined(separator: "\n")
     }
 
     /// Word indices by line, in reading order. Words typeset in place and words of ink written
@@ -91,6 +92,9 @@ extension Editor {
         ]
         if Self.recognizable(b.type) { o["label"] = .string(Self.plainText(of: b)) }
         if let g = guidesJSON(b) { o["guides"] = g }
+        // Typed and converted text, and properties, so that `quire import` can read the block back.
+        if let t = b.text { o["text"] = .string(t) }
+        if !b.properties.isEmpty { o["properties"] = .object(b.properties.mapValues { .string($0) }) }
         if let f = b.textFont {
             o["textFont"] = .object(["family": .string(f.family), "size": .number(f.size), "bold": .bool(f.bold), "italic": .bool(f.italic)])
         }
@@ -99,7 +103,7 @@ extension Editor {
         }
         o["words"] = .array(b.words.map { w in
             .object([
-                "label": .string(w.label), "line": .number(Double(w.line)), "box": Self.json(w.box),
+                "label": .string(w.chosenLabel), "line": .number(Double(w.line)), "box": Self.json(w.box),
                 "candidates": .array(w.candidates.map { .object(["label": .string($0.label), "score": .number($0.score)]) }),
                 "selected": .number(Double(w.selected)),
                 "strokeIds": .array(w.strokeIds.map { .string($0) }),
@@ -119,46 +123,5 @@ extension Editor {
         })
         o["children"] = .array(readingOrder(b.id, model: m).dropFirst().filter { $0.parentId == b.id }.map { exportJSON($0, model: m) })
         return .object(o)
-    }
-
-    // MARK: InkML
-
-    func exportInkML(_ b: BlockData, model m: PartModel) -> String {
-        var out = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <ink xmlns="http://www.w3.org/2003/InkML">
-          <definitions>
-            <context xml:id="ctx0">
-              <traceFormat>
-                <channel name="X" type="decimal" units="mm"/>
-                <channel name="Y" type="decimal" units="mm"/>
-                <channel name="T" type="integer" units="ms"/>
-                <channel name="F" type="decimal" max="1"/>
-              </traceFormat>
-            </context>
-          </definitions>
-
-        """
-        func group(_ d: BlockData, indent: String) {
-            out += "\(indent)<traceGroup xml:id=\"\(XML.escape(d.id))\">\n"
-            out += "\(indent)  <annotation type=\"blockType\">\(XML.escape(d.type))</annotation>\n"
-            if Self.recognizable(d.type), !Self.plainText(of: d).isEmpty {
-                out += "\(indent)  <annotation type=\"truth\">\(XML.escape(Self.plainText(of: d)))</annotation>\n"
-            }
-            for s in m.strokes(inBlock: d.id) {
-                let pts = (0..<s.count).map { i -> String in
-                    let q = s[i]
-                    return String(format: "%.2f %.2f %lld %.6f", q.x, q.y, q.t, q.f)
-                }.joined(separator: ", ")
-                out += "\(indent)  <trace xml:id=\"\(XML.escape(s.id))\" contextRef=\"#ctx0\" type=\"\(s.pointerType.name)\" brushRef=\"\(XML.escape(s.tool))\">\(pts)</trace>\n"
-            }
-            for c in d.childIds.compactMap({ m.blocks[$0] }).sorted(by: { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }) {
-                group(c, indent: indent + "  ")
-            }
-            out += "\(indent)</traceGroup>\n"
-        }
-        group(b, indent: "  ")
-        out += "</ink>\n"
-        return out
     }
 }

@@ -63,7 +63,10 @@ private final class InkMLParserDelegate: NSObject, XMLParserDelegate {
         case "traceFormat": inTraceFormat = true; channels = []
         case "channel": if inTraceFormat, let n = attributes["name"] { channels.append(n) }
         case "trace":
-            current = (attributes["type"].flatMap { PointerType(name: $0) } ?? .pen, attributes["brushRef"] ?? "pen")
+            // Quire wrote its tool name as brushRef; now it refers to a <brush> ("#br1"), which
+            // says "highlighter" by its rasterOp: this reader keeps pen for those.
+            let tool = attributes["brushRef"].map { $0.hasPrefix("#") ? "pen" : $0 } ?? "pen"
+            current = (attributes["type"].flatMap { PointerType(name: $0) } ?? .pen, tool)
             text = ""
         default: break
         }
@@ -107,7 +110,8 @@ private final class InkMLParserDelegate: NSObject, XMLParserDelegate {
 
 extension Editor {
     /// Writes imported traces (model millimetres) into the part through batch pointer input,
-    /// gestures off, as a user would have written them.
+    /// gestures off, as a user would have written them; in a Text Document each stroke joins the
+    /// block where it was written and the blocks flow once at the end.
     public func importTraces(_ traces: [ImportedTrace]) throws {
         let t = viewTransform
         var events: [PointerEvent] = []
@@ -130,6 +134,6 @@ extension Editor {
         let prev = [PointerType.pen, .mouse, .touch].map { ($0, toolController.tool(for: $0)) }
         for (pt, _) in prev { toolController.setTool(.pen, for: pt) }
         defer { for (pt, tool) in prev { toolController.setTool(tool, for: pt) } }
-        try pointerEvents(events, processGestures: false)
+        try withFlowHeld { try pointerEvents(events, processGestures: false) }
     }
 }

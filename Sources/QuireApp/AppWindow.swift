@@ -79,7 +79,7 @@ public final class AppWindow: EditorDelegate {
         events.overrides = DeviceClassifier.overrides(conf[.inputDevices])
 
         toolbar = ToolbarController(layout: layout, window: toolbarWindow)
-        toolbar.showQuietly((warnings + [session.openingNote]).filter { !$0.isEmpty }.joined(separator: " "), seconds: 8)
+        toolbar.showQuietly((warnings + [options.openingNote, session.openingNote]).filter { !$0.isEmpty }.joined(separator: " "), seconds: 8)
         bar = CandidateBarController(view: view, window: barWindow, tracer: tracer)
         popup = PopupController(view: view, window: popupWindow, tracer: tracer)
         dispatcher = CommandDispatcher(view: view, session: session, clipboard: clipboard, scale: scale)

@@ -39,10 +39,10 @@ struct CandidateBar: Equatable {
         let pad = 6 * scale, gap = 4 * scale, h = height(scale: scale)
         var x = pad
         var items: [Item] = []
-        for (i, w) in words.enumerated() where !w.label.isEmpty {
-            let tw = OverlayPainter.textWidth(w.label, size: fontSize(scale: scale)) + 12 * scale
+        for (i, w) in words.enumerated() where !w.chosenLabel.isEmpty {
+            let tw = OverlayPainter.textWidth(w.chosenLabel, size: fontSize(scale: scale)) + 12 * scale
             if x + tw + pad > maxWidth, !items.isEmpty { break }
-            items.append(Item(index: i, label: w.label, frame: Rect(x: x, y: 3 * scale, width: tw, height: h - 6 * scale),
+            items.append(Item(index: i, label: w.chosenLabel, frame: Rect(x: x, y: 3 * scale, width: tw, height: h - 6 * scale),
                               changed: changed.contains(i), selected: selected == i, styles: w.styles,
                               ink: !w.strokeIds.isEmpty, candidateCount: w.candidates.count))
             x += tw + gap
@@ -56,7 +56,7 @@ struct CandidateBar: Equatable {
     }
 
     /// Indices of the words that differ from the previous reading of the same block: a word is
-    /// unchanged when the previous reading had the same label for the same strokes, or at the same
+    /// unchanged when the previous reading read the same (chosen label) for the same strokes, or at the same
     /// place (a word converted in place keeps its box and loses its strokes, but reads the same).
     static func changedWords(old: [RecognizedWord]?, new: [RecognizedWord]) -> Set<Int> {
         guard let old else { return [] }
@@ -73,10 +73,10 @@ struct CandidateBar: Equatable {
         return out
     }
 
-    private static func strokesKey(_ w: RecognizedWord) -> String { w.label + "|s:" + w.strokeIds.sorted().joined(separator: ",") }
+    private static func strokesKey(_ w: RecognizedWord) -> String { w.chosenLabel + "|s:" + w.strokeIds.sorted().joined(separator: ",") }
     private static func boxKey(_ w: RecognizedWord) -> String {
         let b = w.box
-        return w.label + "|b:" + [b.x, b.y, b.width, b.height].map { String(Int(($0 * 100).rounded())) }.joined(separator: ",")
+        return w.chosenLabel + "|b:" + [b.x, b.y, b.width, b.height].map { String(Int(($0 * 100).rounded())) }.joined(separator: ",")
     }
 
     func draw(on s: CairoSurface, theme: Theme) {

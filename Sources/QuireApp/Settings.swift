@@ -13,6 +13,8 @@ public struct AppOptions: Sendable {
     public var latencyLog: String?
     /// X display name; nil uses $DISPLAY.
     public var display: String?
+    /// Shown in the toolbar when the window opens (e.g. what `quire edit` imported).
+    public var openingNote = ""
     public init() {}
 }
 

@@ -62,7 +62,7 @@ struct Handwriting {
         let s = rng.pick(samples)
         let b = s.bounds
         let k = maxHeight.map { b.height > $0 ? $0 / b.height : 1 } ?? 1
-        return s.strokes.map { st in st.map { Point(x: origin.x + ($0.x - b.x) * k, y: origin.y + ($0.y - b.y) * k) } }
+        return s.millimetreStrokes.map { st in st.map { Point(x: origin.x + ($0.x - b.x) * k, y: origin.y + ($0.y - b.y) * k) } }
     }
 }
 

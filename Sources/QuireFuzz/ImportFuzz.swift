@@ -9,7 +9,7 @@ import QuireTools
 /// the package opens again with the same model (else the import lost data), the model is
 /// consistent, its InkML export reads back with a trace per stroke, text and JSON export work,
 /// and sometimes the ink is recognized. JSON lines are also read as `quire recognize --jsonl`
-/// reads them (`QuireTools.InkSample`) and recognized.
+/// reads them (`JSONLinesInk`, as `QuireTools.LabeledSample`) and recognized.
 final class ImportFuzz: FuzzTarget {
     let context: FuzzContext
     let fonts = CairoFontMetrics()
@@ -80,7 +80,7 @@ final class ImportFuzz: FuzzTarget {
         guard let (recognizer, options) = try? TextRecognizerAdapter.shared?.configured(options: [:]) else { return }
         var n = 0
         for line in data.split(separator: UInt8(ascii: "\n")) where n < 20 {
-            guard let s = try? QuireTools.InkSample(jsonLine: Data(line)) else { continue }
+            guard let s = try? LabeledSample(jsonLine: Data(line)) else { continue }
             n += 1
             var o = options
             o.inMillimetres = s.inMillimetres

@@ -1,8 +1,10 @@
 import Foundation
+import InkModel
 
-/// One sample of the shared data format (`../shared/data/*.jsonl`, one JSON object per line; see the
-/// data README). Strokes are converted to millimetres when `ppi` is given.
-public struct InkSample: Sendable {
+/// A labelled handwriting sample for recognition evaluation: a `JSONLinesInk` record with its
+/// points as the recognizer takes them (millimetres when the sample gives its resolution, else
+/// the source's units, which the recognizer normalises itself).
+public struct LabeledSample: Sendable {
     public var id: String
     public var set: String
     /// The source category (`1a`, `6`, `8`, `digit`, ...).
@@ -13,35 +15,18 @@ public struct InkSample: Sendable {
     public var strokes: [[SIMD2<Double>]]
     public var inMillimetres: Bool
 
-    public enum ParseError: Error, Equatable, Sendable { case notAnObject, missingField(String), badStrokes }
+    public init(_ r: InkSampleRecord) {
+        id = r.id; set = r.set; cat = r.category; label = r.label; writer = r.writer
+        inMillimetres = r.inMillimetres
+        strokes = r.strokes.map { s in s.map { SIMD2($0.x, $0.y) } }
+    }
 
-    /// Parses one JSON line of the data format.
+    /// Parses one JSON line of the data format (`JSONLinesInk`); a malformed line is an `importError`.
     public init(jsonLine: Data) throws {
-        guard let o = (try? JSONSerialization.jsonObject(with: jsonLine)) as? [String: Any] else { throw ParseError.notAnObject }
-        func str(_ k: String) throws -> String {
-            guard let v = o[k] as? String else { throw ParseError.missingField(k) }
-            return v
+        guard let r = try JSONLinesInk.parse(jsonLine).first else {
+            throw QuireError(.importError, "input: an empty line is no handwriting sample")
         }
-        id = try str("id")
-        set = (o["set"] as? String) ?? ""
-        cat = (o["cat"] as? String) ?? ""
-        label = (o["label"] as? String) ?? ""
-        writer = (o["writer"] as? String) ?? ""
-        var sx = 1.0, sy = 1.0
-        if let ppi = o["ppi"] as? [NSNumber], ppi.count == 2, ppi[0].doubleValue > 0, ppi[1].doubleValue > 0 {
-            sx = 25.4 / ppi[0].doubleValue
-            sy = 25.4 / ppi[1].doubleValue
-            inMillimetres = true
-        } else {
-            inMillimetres = false
-        }
-        guard let raw = o["strokes"] as? [[[NSNumber]]] else { throw ParseError.badStrokes }
-        strokes = try raw.map { s in
-            try s.map { p in
-                guard p.count >= 2 else { throw ParseError.badStrokes }
-                return SIMD2(p[0].doubleValue * sx, p[1].doubleValue * sy)
-            }
-        }
+        self.init(r)
     }
 
     /// The evaluation category: digits, upper, lower, symbols, words, lines (or other).

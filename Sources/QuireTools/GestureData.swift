@@ -6,7 +6,7 @@ import Quire
 /// One stroke to classify with its context and the expected answer (nil: it is ink).
 public struct GestureExample: Sendable {
     public var expected: GestureKind?
-    public var stroke: [InkModel.InkSample]
+    public var stroke: [InkSample]
     public var context: GestureContext
     /// What it is: the gesture, or the handwriting label and placement it comes from.
     public var label: String
@@ -48,10 +48,10 @@ public enum GestureData {
 
     /// A hand-drawn polyline through `pts`: resampled every 0.4–0.9 mm, with a slow wobble
     /// (the arm) and jitter (the digitizer), timed at 5 ms a sample.
-    static func draw(_ pts: [Point], _ rng: inout SplitMix) -> [InkModel.InkSample] {
+    static func draw(_ pts: [Point], _ rng: inout SplitMix) -> [InkSample] {
         let step = 0.4 + rng.unit() * 0.5
         let wobbleAmp = rng.unit() * 0.4, wobbleFreq = 0.05 + rng.unit() * 0.15, phase = rng.unit() * 6.28
-        var out: [InkModel.InkSample] = []
+        var out: [InkSample] = []
         var t: Int64 = 1_700_000_000_000, dist = 0.0
         for i in 0 ..< pts.count - 1 {
             let a = pts[i], b = pts[i + 1]
@@ -62,14 +62,14 @@ public enum GestureData {
                 let u = Double(j) / Double(k)
                 let d = dist + u * len
                 let wob = wobbleAmp * sin(d * wobbleFreq + phase)
-                out.append(InkModel.InkSample(x: a.x + (b.x - a.x) * u + nx * wob + (rng.unit() - 0.5) * 0.2,
+                out.append(InkSample(x: a.x + (b.x - a.x) * u + nx * wob + (rng.unit() - 0.5) * 0.2,
                                               y: a.y + (b.y - a.y) * u + ny * wob + (rng.unit() - 0.5) * 0.2, t: t, f: 0.5))
                 t += 5
             }
             dist += len
         }
         let e = pts[pts.count - 1]
-        out.append(InkModel.InkSample(x: e.x, y: e.y, t: t, f: 0.5))
+        out.append(InkSample(x: e.x, y: e.y, t: t, f: 0.5))
         return out
     }
 
@@ -188,7 +188,7 @@ public enum GestureData {
     public struct Handwriting: Sendable {
         public var label: String
         public var writer: String
-        public var strokes: [[InkModel.InkSample]]
+        public var strokes: [[InkSample]]
     }
 
     /// Which writers of the fixed writer-disjoint split to read.
@@ -198,32 +198,21 @@ public enum GestureData {
     /// validation split (the thresholds were set on the training writers).
     public static func readHandwriting(path: String, limit: Int = .max, writers: Writers = .validation, every: Int = 1,
                                        accept: (String) -> Bool = { _ in true }) throws -> [Handwriting] {
-        let data = try Gzip.decompress(try FileIO.readFile(path, maxBytes: 512 << 20), maxBytes: 2 << 30)
-        var out: [Handwriting] = []
         var taken = 0
-        for line in data.split(separator: UInt8(ascii: "\n")) where !line.isEmpty {
-            if out.count >= limit { break }
-            guard let writer = field("writer", line) else { continue }
-            if writers != .all && (writers == .validation) != RecognitionMetrics.isValidationWriter(writer) { continue }
+        // Writer, sampling and label are decided on the raw line, before its (slow) JSON parse;
+        // lines without a writer, or whose label holds an escape, are left out.
+        let records = try JSONLinesInk.read(path: path, limit: limit) { line in
+            guard let writer = JSONLinesInk.field("writer", in: line) else { return true }
+            if writers != .all && (writers == .validation) != RecognitionMetrics.isValidationWriter(writer) { return true }
             taken += 1
-            if (taken - 1) % max(1, every) != 0 { continue }
-            guard let label = field("label", line), accept(label) else { continue }
-            guard let r = try JSONLinesInk.parse(Data(line)).first else { continue }
-            let strokes = r.strokes.map { s in s.map { InkModel.InkSample(x: $0.x, y: $0.y, t: 1_700_000_000_000 + $0.t, f: 0.5) } }
-            out.append(Handwriting(label: r.label, writer: writer, strokes: strokes))
+            if (taken - 1) % max(1, every) != 0 { return true }
+            guard let label = JSONLinesInk.field("label", in: line), accept(label) else { return true }
+            return false
         }
-        return out
-    }
-
-    /// A `"key":"value"` string field found by a byte search (keys hold no escapes; labels with
-    /// escapes are skipped by returning nil).
-    static func field(_ key: String, _ line: Data.SubSequence) -> String? {
-        let pattern = Array("\"\(key)\":\"".utf8)
-        guard let r = line.firstRange(of: pattern) else { return nil }
-        guard let end = line[r.upperBound...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
-        let v = line[r.upperBound ..< end]
-        if v.contains(UInt8(ascii: "\\")) { return nil }
-        return String(decoding: v, as: UTF8.self)
+        return records.map { r in
+            Handwriting(label: r.label, writer: r.writer,
+                        strokes: r.millimetreStrokes.map { s in s.map { InkSample(x: $0.x, y: $0.y, t: 1_700_000_000_000 + $0.t, f: 0.5) } })
+        }
     }
 
     /// The sample's strokes as written on a page with guide lines `lineHeight` apart, each with
@@ -251,7 +240,7 @@ public enum GestureData {
         var out: [GestureExample] = []
         var own: [Rect] = []
         for s in h.strokes {
-            let pts = s.map { InkModel.InkSample(x: x0 + ($0.x - minX) * scale, y: y0 + ($0.y - minY) * scale, t: $0.t, f: $0.f) }
+            let pts = s.map { InkSample(x: x0 + ($0.x - minX) * scale, y: y0 + ($0.y - minY) * scale, t: $0.t, f: $0.f) }
             out.append(GestureExample(expected: nil, stroke: pts, context: GestureContext(boxes: around + own, lineHeight: lh, guideY: baseline),
                                       label: "\(h.label) [\(placement.rawValue)]"))
             var r = Rect(x: pts[0].x, y: pts[0].y, width: 0, height: 0)

@@ -37,11 +37,11 @@ public enum RenderBenchmark {
             var x = rng.next(in: 5...(width - 20)), y = rng.next(in: 5...(height - 10))
             var heading = rng.next(in: 0...(2 * Double.pi))
             let turn = rng.next(in: -0.25...0.25)
-            var samples: [InkModel.InkSample] = []
+            var samples: [InkSample] = []
             samples.reserveCapacity(pointsPerStroke)
             for j in 0..<pointsPerStroke {
                 let phase = Double(j) / Double(max(pointsPerStroke - 1, 1))
-                samples.append(InkModel.InkSample(x: x, y: y, t: Int64(i * 2000 + j * 8), f: 0.35 + 0.5 * sin(Double.pi * phase)))
+                samples.append(InkSample(x: x, y: y, t: Int64(i * 2000 + j * 8), f: 0.35 + 0.5 * sin(Double.pi * phase)))
                 // Curvature swinging like cursive letters about 2 mm high, sampled every 0.2 mm.
                 heading += turn * 0.2 + 0.3 * sin(Double(j) * 0.3)
                 x += 0.2 * cos(heading); y += 0.2 * sin(heading)
@@ -124,7 +124,7 @@ public enum RenderBenchmark {
         var st = state
         for j in 0..<livePoints {
             let a = Double(j) * 0.05
-            live.samples.append(InkModel.InkSample(x: 100 + Double(j) * 0.25, y: 120 + 8 * sin(a * 3), t: Int64(j * 8), f: 0.5 + 0.3 * sin(a)))
+            live.samples.append(InkSample(x: 100 + Double(j) * 0.25, y: 120 + 8 * sin(a * 3), t: Int64(j * 8), f: 0.5 + 0.3 * sin(a)))
             st.liveStrokes = [live]
             let t0 = now()
             if let r = renderer.drawLiveSegment(live, state: st) { renderer.composite(into: window, rect: r) }

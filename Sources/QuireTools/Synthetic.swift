@@ -8,14 +8,14 @@ public enum Synthetic {
         var rng = SplitMix(seed: seed &* 0x9E37_79B9 &+ 17)
         let x0 = rng.unit() * 180 + 10, y0 = rng.unit() * 260 + 10
         var angle = rng.unit() * 2 * .pi, x = x0, y = y0, f = 0.3 + 0.4 * rng.unit()
-        var samples: [InkModel.InkSample] = []
+        var samples: [InkSample] = []
         samples.reserveCapacity(points)
         let t0: Int64 = 1_700_000_000_000 + Int64(seed % 1_000_000) * 1000
         for i in 0..<points {
             angle += (rng.unit() - 0.5) * 0.6
             x += cos(angle) * 0.3; y += sin(angle) * 0.3
             f = min(1, max(0.05, f + (rng.unit() - 0.5) * 0.04))
-            samples.append(InkModel.InkSample(x: x, y: y, t: t0 + Int64(i * 5), f: f))
+            samples.append(InkSample(x: x, y: y, t: t0 + Int64(i * 5), f: f))
         }
         return InkStroke(id: id, pointerType: .pen, pointerId: 1, tool: tool, seq: seq, samples: samples)
     }

@@ -38,7 +38,7 @@ struct ExportCommand: ParsableCommand {
             }
             try withPart(file, index: part, recovery: recovery) { editor, _ in
                 // Blocks saved without recognition results are read now, so the text is in the export.
-                if mime == .text || mime == .json { try editor.waitForIdle() }
+                if mime == .text || mime == .json || mime == .inkml { try editor.waitForIdle() }
                 let target = try block.map { id -> ContentBlock in
                     guard let b = editor.getBlockById(id) else { throw QuireError(.invalidBlock, "no block '\(id)' in part \(part)") }
                     return b
@@ -60,7 +60,7 @@ struct ExportCommand: ParsableCommand {
 
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "import",
-        abstract: "Build a package from InkML, Xournal++ (.xopp, .xoj) or JSON lines in the shared handwriting-data format.")
+        abstract: "Build a package from InkML, Xournal++ (.xopp, .xoj), Quire's own JSON export, or JSON lines in the shared handwriting-data format.")
     @Argument(help: "An .inkml, .xopp or .xoj file, or a .jsonl / .jsonl.gz file (one sample per line); the format is told by content.") var ink: String
     @Option(help: "The package to create.") var out: String
     @Option(help: "Import at most this many JSON-lines samples.") var limit = 50

@@ -11,6 +11,21 @@ enum ImportFile {
     static let layouts = ["keep", "raw-content", "text-document"]
 
     static func run(_ ink: String, out: String, limit: Int, layout: String) throws {
+        let done = try build(ink, out: out, limit: limit, layout: layout)
+        print("imported \(done.strokes) strokes into \(done.path) (\(done.summary))")
+        for note in done.notes { print("note: \(note)") }
+    }
+
+    /// What an import made: the package's path, its stroke count, a summary and the reader's notes.
+    struct Result {
+        var path: String
+        var strokes: Int
+        var summary: String
+        var notes: [String]
+    }
+
+    /// Builds the package without printing (`quire recognize` imports into a temporary one).
+    static func build(_ ink: String, out: String, limit: Int, layout: String) throws -> Result {
         guard layouts.contains(layout) else {
             throw QuireError(.invalidArgument, "unknown layout '\(layout)' for --as; use raw-content (the default) or text-document")
         }
@@ -26,13 +41,13 @@ enum ImportFile {
             traces = JSONLinesInk.pageTraces(try JSONLinesInk.read(path: ink, limit: limit))
             asText = true
         case .quireJSON:
-            throw QuireError(.importError, "'\(ink)' is Quire JSON: importing it is not supported yet")
+            return try importJSON(QuireJSONFormat.read(try FileIO.readFile(ink, maxBytes: 512 << 20)), out: out)
         case .quirePackage:
             throw QuireError(.invalidArgument, "'\(ink)' is already a Quire package: open it with quire edit, info or export")
         case .unsupported(let name):
             throw QuireError(.importError, "'\(ink)' is \(name): not supported (quire imports InkML, Xournal++ .xopp and .xoj, and JSON lines)")
         case .unknown:
-            throw QuireError(.importError, "'\(ink)' is in no format quire knows (it imports InkML, Xournal++ .xopp and .xoj, and JSON lines)")
+            throw QuireError(.importError, "'\(ink)' is in no format quire knows (it imports InkML, Xournal++ .xopp and .xoj, Quire JSON, and JSON lines)")
         }
         if let doc { traces = InkImporter.traces(doc) }
         let engine = try Engine()
@@ -58,7 +73,22 @@ enum ImportFile {
             try? engine.deletePackage(out)
             throw error
         }
-        print("imported \(traces.count) strokes into \(pkg.path) (\(summary))")
-        for note in doc?.notes ?? [] { print("note: \(note)") }
+        return Result(path: pkg.path, strokes: traces.count, summary: summary, notes: doc?.notes ?? [])
+    }
+
+    /// Quire's own JSON comes back as the part it was exported from, ids and words included.
+    static func importJSON(_ part: QuireJSONFormat.Part, out: String) throws -> Result {
+        let engine = try Engine()
+        let pkg = try engine.createPackage(out)
+        do {
+            defer { pkg.close() }
+            try QuireJSONFormat.add(part, to: pkg)
+            try pkg.save()
+        } catch {
+            try? engine.deletePackage(out)
+            throw error
+        }
+        return Result(path: pkg.path, strokes: part.strokes.count,
+                      summary: "1 \(part.type.rawValue) part, \(part.blocks.count) blocks, from Quire JSON", notes: part.notes)
     }
 }

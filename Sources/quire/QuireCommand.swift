@@ -142,7 +142,7 @@ struct EditCommand: ParsableCommand {
         commandName: "edit",
         abstract: "Open the editor window (the default: `quire` alone opens your notebook).",
         discussion: "Without FILE, edits $XDG_DATA_HOME/quire/notes.iink. Needs an X display (DISPLAY).")
-    @Argument(help: "The package to edit (created if missing).") var file: String?
+    @Argument(help: "The package to edit (created if missing); an .inkml, .xopp or .xoj file is imported into a new package beside it.") var file: String?
     @Flag(help: "Full screen with no way out except the configured exit chord (app.kiosk.exit-chord).") var kiosk = false
     @Option(help: "Window size, WIDTHxHEIGHT in pixels.") var geometry: String?
     @Option(name: .customLong("latency-log"), help: "Write per-event latency figures (JSON) to this file on exit.") var latencyLog: String?
@@ -151,6 +151,16 @@ struct EditCommand: ParsableCommand {
     func run() throws {
         var o = AppOptions()
         o.file = file
+        if let file {
+            // Ink from elsewhere: edited as a new package beside it, said in the terminal and the window.
+            var imported: (path: String, note: String)?
+            try runReporting { imported = try EditImport.prepare(file) }
+            if let imported {
+                print("quire: \(imported.note)")
+                o.file = imported.path
+                o.openingNote = imported.note
+            }
+        }
         o.kiosk = kiosk
         o.latencyLog = latencyLog
         o.display = display

@@ -94,8 +94,8 @@ struct RecognitionFlags: ParsableArguments {
 struct RecognizeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recognize",
-        abstract: "Recognize the handwriting of a package's Text blocks, or of JSON-lines samples (--jsonl).")
-    @Argument(help: "A package; with --jsonl, a .jsonl or .jsonl.gz file in the shared handwriting-data format.") var file: String
+        abstract: "Recognize the handwriting of a package's Text blocks and Raw Content parts, of an InkML or Xournal++ file, or of JSON-lines samples (--jsonl).")
+    @Argument(help: "A package, an .inkml, .xopp or .xoj file; with --jsonl, a .jsonl or .jsonl.gz file in the shared handwriting-data format.") var file: String
     @Flag(help: "FILE holds JSON-lines samples: print each reference and what was recognized.") var jsonl = false
     @Flag(help: "JSON output (words with candidates and boxes; one JSON line per sample with --jsonl).") var json = false
     @Option(help: "Only this part (0-based).") var part: Int?
@@ -112,7 +112,10 @@ struct RecognizeCommand: ParsableCommand {
     }
 
     private func recognizePackage(_ adapter: TextRecognizerAdapter) throws {
-        let (engine, pkg) = try recovery.open(file)
+        // InkML and Xournal++ files are read through a temporary package of Raw Content parts.
+        let imported = try RecognizeImported.temporaryPackage(for: file)
+        defer { imported.map(RecognizeImported.remove) }
+        let (engine, pkg) = try recovery.open(imported ?? file)
         defer { pkg.close() }
         if let part, !(0 ..< pkg.partCount).contains(part) {
             throw QuireError(.indexOutOfRange, "part \(part) does not exist (the package has \(pkg.partCount))")
@@ -121,7 +124,7 @@ struct RecognizeCommand: ParsableCommand {
         var texts: [String] = []
         for i in part.map({ [$0] }) ?? Array(0 ..< pkg.partCount) {
             let p = try pkg.part(at: i)
-            guard p.kind == .text || p.kind == .textDocument else { continue }
+            guard RecognizeImported.isRead(p.kind) else { continue }
             let editor = engine.createEditor(fontMetricsProvider: CairoFontMetrics())
             // The blocks are read here, synchronously; no background recognition.
             editor.recognizer = nil
@@ -129,8 +132,8 @@ struct RecognizeCommand: ParsableCommand {
             try editor.setViewSize(width: 794, height: 1123)
             try editor.setPart(p)
             var blocks: [JSONValue] = []
-            for b in textBlocks(editor.rootBlock) {
-                let words = try adapter.recognize(try editor.recognitionRequest(for: b))
+            for b in RecognizeImported.blocks(editor.rootBlock) {
+                let words = try adapter.recognize(try RecognizeImported.request(editor, for: b))
                 let text = Self.text(words)
                 texts.append(text)
                 blocks.append(.object(["id": .string(b.id), "type": .string(b.type), "text": .string(text),
@@ -139,17 +142,10 @@ struct RecognizeCommand: ParsableCommand {
             parts.append(.object(["index": .number(Double(i)), "id": .string(p.id), "type": .string(p.type), "blocks": .array(blocks)]))
         }
         if json {
-            print(try JSONValue.object(["path": .string(pkg.path), "parts": .array(parts)]).serialized(pretty: true))
+            print(try JSONValue.object(["path": .string(imported == nil ? pkg.path : file), "parts": .array(parts)]).serialized(pretty: true))
         } else {
             print(texts.filter { !$0.isEmpty }.joined(separator: "\n"))
         }
-    }
-
-    /// Text blocks in reading order (a Text part's root is one).
-    private func textBlocks(_ b: ContentBlock?) -> [ContentBlock] {
-        guard let b else { return [] }
-        let kids = b.children.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }
-        return (b.kind == .text ? [b] : []) + kids.flatMap(textBlocks)
     }
 
     static func text(_ words: [RecognizedWord]) -> String {
@@ -196,41 +192,15 @@ struct RecognizeCommand: ParsableCommand {
 enum SampleFile {
     /// Parses a .jsonl or .jsonl.gz file; with `validationOnly`, lines of training writers are skipped
     /// before the (slow) JSON parse.
-    static func read(_ path: String, validationOnly: Bool, tuningOnly: Bool = false) throws -> [QuireTools.InkSample] {
-        let data = try Gzip.decompress(try FileIO.readFile(path, maxBytes: 512 << 20), maxBytes: 2 << 30)
-        var out: [QuireTools.InkSample] = []
-        var lineNo = 0
-        for line in data.split(separator: UInt8(ascii: "\n")) {
-            lineNo += 1
-            if line.allSatisfy({ $0 == 32 || $0 == 13 || $0 == 9 }) { continue }
-            if validationOnly, let w = writer(line), !RecognitionMetrics.isValidationWriter(w) { continue }
-            if tuningOnly, let w = writer(line), !RecognitionMetrics.isLanguageModelTuningWriter(w) { continue }
-            let s: QuireTools.InkSample
-            do { s = try QuireTools.InkSample(jsonLine: Data(line)) } catch {
-                throw QuireError(.importError, "\(path) line \(lineNo): not a handwriting sample (\(error))")
-            }
-            if validationOnly && !s.isValidation { continue }
-            if tuningOnly && !RecognitionMetrics.isLanguageModelTuningWriter(s.writer) { continue }
-            out.append(s)
+    static func read(_ path: String, validationOnly: Bool, tuningOnly: Bool = false) throws -> [LabeledSample] {
+        let records = try JSONLinesInk.read(path: path) { line in
+            guard let w = JSONLinesInk.field("writer", in: line) else { return false }
+            return (validationOnly && !RecognitionMetrics.isValidationWriter(w))
+                || (tuningOnly && !RecognitionMetrics.isLanguageModelTuningWriter(w))
         }
-        return out
-    }
-
-    /// The `"writer":"..."` value found by a byte search (writer keys hold no escapes).
-    static func writer(_ line: Data.SubSequence) -> String? {
-        let key = Array("\"writer\":\"".utf8)
-        let bytes = Array(line)
-        guard bytes.count > key.count else { return nil }
-        var i = 0
-        while i + key.count <= bytes.count {
-            if bytes[i] == key[0] && Array(bytes[i ..< i + key.count]) == key {
-                let start = i + key.count
-                guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
-                return String(decoding: bytes[start ..< end], as: UTF8.self)
-            }
-            i += 1
+        return records.map(LabeledSample.init).filter { s in
+            !(validationOnly && !s.isValidation) && !(tuningOnly && !RecognitionMetrics.isLanguageModelTuningWriter(s.writer))
         }
-        return nil
     }
 
     /// `ms` is the whole sample; `networkMs` its preprocessing and network forward passes (the rest is
@@ -242,7 +212,7 @@ enum SampleFile {
     /// (`TextRecognizer.groupLines`), each line is read and the line results are joined with spaces;
     /// timing the network apart from decoding. The sample's category is not consulted: real ink
     /// carries none, and a lone character or word comes out as one line by the same rule.
-    static func recognize(_ s: QuireTools.InkSample, recognizer: TextRecognizer, options base: RecognitionOptions,
+    static func recognize(_ s: LabeledSample, recognizer: TextRecognizer, options base: RecognitionOptions,
                           clock: Clock = .wall) -> Outcome {
         var opts = base
         opts.inMillimetres = s.inMillimetres
@@ -359,10 +329,10 @@ struct EvalCommand: ParsableCommand {
             }
             print("samples: \(validationOnly ? "validation writers only (writer-disjoint split)" : tuningOnly ? "language-model tuning writers (training split)" : "all writers")\(limit.map { ", at most \($0) per category and file" } ?? "")")
             var total: [String: Tally] = [:]
-            var pageSource: [QuireTools.InkSample] = []
+            var pageSource: [LabeledSample] = []
             for path in jsonl {
                 let all = try SampleFile.read(path, validationOnly: validationOnly, tuningOnly: tuningOnly)
-                var byCat: [String: [QuireTools.InkSample]] = [:]
+                var byCat: [String: [LabeledSample]] = [:]
                 for s in all where Self.categories.contains(s.category) { byCat[s.category, default: []].append(s) }
                 Self.emit("\n\(path)")
                 Self.emit(Self.pad("category") + " " + ["n", "CER", "acc", "ms p50", "ms p95", "net", "field"].enumerated()
@@ -411,7 +381,7 @@ struct EvalCommand: ParsableCommand {
 
     /// Lays `pageWords` word samples out as a ruled page (10 words a line, 7 mm high, 14 mm guides),
     /// reads it through the editor's recognizer path, then changes one line and reads it again.
-    private func timePage(_ source: [QuireTools.InkSample], options: [String: String], adapter: TextRecognizerAdapter) throws {
+    private func timePage(_ source: [LabeledSample], options: [String: String], adapter: TextRecognizerAdapter) throws {
         let spacing = 14.0, height = 7.0
         var strokes: [InkStroke] = []
         var lineLabels: [[String]] = []
@@ -429,7 +399,7 @@ struct EvalCommand: ParsableCommand {
             let top = Double(line) * spacing + (spacing - height) / 2
             for st in s.strokes where !st.isEmpty {
                 let samples = st.enumerated().map { i, p in
-                    InkModel.InkSample(x: x + (p.x - minX) * scale, y: top + (p.y - minY) * scale, t: Int64(sid * 1000 + i * 10), f: 0.5)
+                    InkSample(x: x + (p.x - minX) * scale, y: top + (p.y - minY) * scale, t: Int64(sid * 1000 + i * 10), f: 0.5)
                 }
                 strokes.append(InkStroke(id: "p\(sid)", seq: Int64(sid), samples: samples))
                 sid += 1
@@ -445,7 +415,7 @@ struct EvalCommand: ParsableCommand {
         let first = Double(clock.now() - t0) / 1e6
         // One more stroke (a dot) on the last line: only that line is read again.
         let last = strokes[strokes.count - 1]
-        let dot = InkStroke(id: "p\(sid)", seq: Int64(sid), samples: [InkModel.InkSample(x: last.bounds.maxX + 1, y: last.bounds.maxY, t: 0, f: 0.5)])
+        let dot = InkStroke(id: "p\(sid)", seq: Int64(sid), samples: [InkSample(x: last.bounds.maxX + 1, y: last.bounds.maxY, t: 0, f: 0.5)])
         req.strokes.append(dot)
         let linesBefore = page.linesRecognized
         let t1 = clock.now()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import InkRecognition
+import InkModel
 @testable import QuireTools
 
 @Suite struct EvaluationTests {
@@ -25,13 +26,13 @@ import Testing
 
     @Test func parsesDataFormat() throws {
         let line = #"{"id":"u1","set":"unipen","cat":"6","label":"to  be","writer":"w","ppi":[254,127],"strokes":[[[10,20],[20,40,5]],[[0,0]]]}"#
-        let s = try InkSample(jsonLine: Data(line.utf8))
+        let s = try LabeledSample(jsonLine: Data(line.utf8))
         #expect(s.inMillimetres && s.category == "words" && s.normalizedLabel == "to be")
         #expect(s.strokes.count == 2)
         #expect(abs(s.strokes[0][1].x - 2.0) < 1e-12 && abs(s.strokes[0][1].y - 8.0) < 1e-12)
-        let raw = try InkSample(jsonLine: Data(#"{"id":"p","cat":"digit","label":"8","writer":"w","ppi":null,"strokes":[[[1,2]]]}"#.utf8))
+        let raw = try LabeledSample(jsonLine: Data(#"{"id":"p","cat":"digit","label":"8","writer":"w","ppi":null,"strokes":[[[1,2]]]}"#.utf8))
         #expect(!raw.inMillimetres && raw.category == "digits" && raw.strokes[0][0] == SIMD2(1, 2))
-        #expect(throws: InkSample.ParseError.self) { try InkSample(jsonLine: Data("[1]".utf8)) }
-        #expect(throws: InkSample.ParseError.self) { try InkSample(jsonLine: Data(#"{"id":"x","strokes":[[[1]]]}"#.utf8)) }
+        #expect(throws: QuireError.self) { try LabeledSample(jsonLine: Data("[1]".utf8)) }
+        #expect(throws: QuireError.self) { try LabeledSample(jsonLine: Data(#"{"id":"x","strokes":[[[1]]]}"#.utf8)) }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import InkModel
 @testable import InkRender
 import Testing
-import enum QuireTools.RenderBenchmark
+import QuireTools
 
 @Suite struct FontMetricsTests {
     @Test func measuresDejaVuLinearly() {

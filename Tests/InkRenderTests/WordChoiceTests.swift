@@ -40,4 +40,16 @@ import InkModel
         #expect(before == ["hello"])
         #expect(after.joined() == "hello")
     }
+
+    /// The font of a block converted in place follows its words' ink height, less descenders:
+    /// whether a word has descenders was read from its stored label ("gy") instead of what it
+    /// reads as ("aa"), giving a font a quarter too small.
+    @Test func convertedFontSizeReadsTheChosenLabel() {
+        let w = RecognizedWord(label: "gy", candidates: [Candidate(label: "aa", score: 1)], selected: 0,
+                               box: Rect(x: 10, y: 12, width: 14, height: 8), line: 0)
+        let b = BlockData(id: "b1", type: "Text", box: Rect(x: 0, y: 0, width: 100, height: 40), words: [w])
+        let layout = TextLayout(font: FontSpec(family: "DejaVu Sans", size: 5), margin: 0, guideSpacing: 10,
+                                pageWidth: 180, metrics: CairoFontMetrics())
+        #expect(layout.layout(b, fresh: [0]).textFont?.size == 6, "8 mm of ink without descenders: a 6 mm font")
+    }
 }

@@ -61,7 +61,8 @@ struct InstallTests {
         if which("update-mime-database") != nil {
             #expect(fm.fileExists(atPath: "\(prefix)/share/mime/application/x-quire-package.xml"))
             let globs = (try? String(contentsOfFile: "\(prefix)/share/mime/globs2", encoding: .utf8)) ?? ""
-            #expect(globs.contains("application/x-quire-package:*.iink"))
+            #expect(globs.contains("application/x-quire-package:*.iink") && globs.contains("application/inkml+xml:*.inkml")
+                    && globs.contains("application/x-xopp:*.xopp"))
         }
         if which("update-desktop-database") != nil {
             let cache = (try? String(contentsOfFile: "\(prefix)/share/applications/mimeinfo.cache", encoding: .utf8)) ?? ""
@@ -99,6 +100,9 @@ struct InstallTests {
         #expect(keys["Type"] == "Application" && keys["Exec"] == "quire edit %f" && keys["Icon"] == "quire")
         #expect(keys["Categories"] == "Office;Graphics;")
         #expect(keys["MimeType"]?.split(separator: ";").contains("application/x-quire-package") == true)
+        // Ink from elsewhere opens too: `quire edit` imports it into a package beside it.
+        let types = Set(keys["MimeType"]?.split(separator: ";").map(String.init) ?? [])
+        #expect(types.isSuperset(of: ["application/inkml+xml", "application/x-xopp", "application/x-xojpp", "application/x-xoj"]))
         if let validate = which("desktop-file-validate") {
             let r = try runTool(validate, [path])
             // Hints (two main categories) are allowed; errors and warnings are not.
@@ -128,6 +132,11 @@ struct InstallTests {
         #expect(attr(type, "type") == "application/x-quire-package")
         #expect(attr(type.elements(forName: "glob").first, "pattern") == "*.iink")
         #expect(attr(type.elements(forName: "sub-class-of").first, "type") == "application/zip")
+        var globs: [String: String] = [:]
+        for t in info.elements(forName: "mime-type") { globs[attr(t, "type") ?? ""] = attr(t.elements(forName: "glob").first, "pattern") }
+        #expect(globs["application/inkml+xml"] == "*.inkml" && globs["application/x-xopp"] == "*.xopp" && globs["application/x-xojpp"] == "*.xoj")
+        let inkml = try #require(info.elements(forName: "mime-type").first { attr($0, "type") == "application/inkml+xml" })
+        #expect(attr(inkml.elements(forName: "root-XML").first, "localName") == "ink")
         #endif
     }
 }

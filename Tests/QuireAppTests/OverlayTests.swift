@@ -11,6 +11,17 @@ struct OverlayTests {
                        box: Rect(x: x, y: 0, width: 10, height: 6), strokeIds: strokes)
     }
 
+    /// The bar showed a word's stored label where the page shows its chosen candidate.
+    @Test func theBarShowsWhatTheWordReadsAs() {
+        let w = RecognizedWord(label: "helo", candidates: [Candidate(label: "hello", score: 0), Candidate(label: "helo", score: -1)],
+                               selected: 0, box: Rect(x: 0, y: 0, width: 10, height: 6), strokeIds: ["s1"])
+        let bar = CandidateBar.layout(blockId: "b", words: [w], changed: [], selected: nil, scale: 1, maxWidth: 500)
+        #expect(bar.items.map(\.label) == ["hello"])
+        var picked = w
+        picked.selected = 1
+        #expect(CandidateBar.changedWords(old: [w], new: [picked]) == [0], "another choice is another reading")
+    }
+
     @Test func changedWordsAreThoseReadDifferentlyFromTheirStrokes() {
         let old = [word("found", strokes: ["s1"]), word("bead", strokes: ["s2", "s3"])]
         // The second word got a stroke and a new reading; a third word appeared; the first is unchanged.

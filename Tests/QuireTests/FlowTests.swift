@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import Quire
-import struct QuireTools.SplitMix
+import QuireTools
 
 /// Block flow in Text Documents: blocks never overlap, later blocks flow down with their ink and
 /// recognition boxes, and undo is exact.

@@ -10,8 +10,8 @@ import Testing
     /// text: each later reading of the block kept it and added it again (four dots after three
     /// readings). Every word the adapter returns now names strokes.
     @Test func everyRecognizedWordNamesStrokes() throws {
-        let strokes = [InkStroke(id: "s1", samples: (0..<10).map { InkModel.InkSample(x: 10 + Double($0), y: 20, t: Int64($0), f: 0.5) }),
-                       InkStroke(id: "s2", samples: (0..<10).map { InkModel.InkSample(x: 21 + Double($0) * 0.3, y: 20 + Double($0) * 0.1, t: Int64($0), f: 0.5) })]
+        let strokes = [InkStroke(id: "s1", samples: (0..<10).map { InkSample(x: 10 + Double($0), y: 20, t: Int64($0), f: 0.5) }),
+                       InkStroke(id: "s2", samples: (0..<10).map { InkSample(x: 21 + Double($0) * 0.3, y: 20 + Double($0) * 0.1, t: Int64($0), f: 0.5) })]
         let points = strokes.map { s in s.samples.map { SIMD2(x: $0.x, y: $0.y) } }
         let the = WordResult(text: "the", candidates: [InkRecognition.RecognitionCandidate(text: "the", score: -1)],
                              box: BoundingBox(minX: 10, minY: 19, maxX: 23, maxY: 21), characters: [], strokeIndices: [0, 1])

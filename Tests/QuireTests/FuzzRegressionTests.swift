@@ -386,3 +386,27 @@ extension FuzzRegressionTests {
         #expect(m.strokes.count == 2)
     }
 }
+
+extension FuzzRegressionTests {
+    /// fuzz_import.py --kind inkml (seed 1, case 4427): 4,000 one-point traces stacked 1 mm
+    /// apart, imported into a Text Document. Each became a block above the ones already pushed
+    /// down, so flowing after every stroke moved all of those again and undo kept every move:
+    /// quadratic, minutes and over 6 GB. An import now flows once, at the end.
+    @Test func importedStackedMarksFlowOnceNotAfterEveryStroke() throws {
+        let n = 300
+        let traces = (0..<n).map { k in
+            ImportedTrace(samples: [InkSample(x: 0.5, y: Double(k), t: 1_700_000_000_000 + Int64(k), f: 0.5)], pointerType: .pen, tool: "pen")
+        }
+        let f = try Fixture()
+        f.editor.recognizer = nil  // ink only, as `quire import` does
+        try f.editor.importTraces(traces)
+        let m = f.part.model
+        #expect(m.strokes.count == n)
+        let kids = m.root.childIds.compactMap { m.blocks[$0] }
+        for i in 1..<kids.count { #expect(!kids[i].box.intersects(kids[i - 1].box)) }
+        // The old flow recorded 81,958 changes here (each block pushed down again by every later one).
+        #expect(f.editor.history.undoChangeCount < 20 * n, "undo holds \(f.editor.history.undoChangeCount) changes for \(n) strokes")
+        while f.editor.canUndo { f.editor.undo() }
+        #expect(f.part.model.strokes.isEmpty && f.part.model.root.childIds.isEmpty)
+    }
+}

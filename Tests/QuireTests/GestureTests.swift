@@ -1,8 +1,7 @@
 import Foundation
 import Testing
 @testable import Quire
-@testable import enum QuireTools.GestureData
-import struct QuireTools.SplitMix
+@testable import QuireTools
 
 /// Edit-gesture classification (issue 8): each kind on a clear example, near misses that must
 /// stay ink, degenerate strokes.

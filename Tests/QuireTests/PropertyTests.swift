@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import Quire
-import struct QuireTools.SplitMix
+import QuireTools
 
 /// Thousands of random pointer sequences, valid and invalid; after each event the model must be
 /// consistent, and undoing everything must return to the empty start.

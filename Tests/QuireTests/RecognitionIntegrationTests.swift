@@ -23,7 +23,7 @@ enum Handwriting {
         let k = height.map { $0 / max(b.height, 0.5) } ?? 1
         var out: [PointerEvent] = []
         var t: Int64 = 1_700_000_000_000
-        for stroke in s.strokes where !stroke.isEmpty {
+        for stroke in s.millimetreStrokes where !stroke.isEmpty {
             for (i, p) in stroke.enumerated() {
                 let v = editor.viewTransform.apply(Point(x: x + (p.x - b.x) * k, y: y + (p.y - b.y) * k))
                 t += 8
