@@ -22,6 +22,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(name: "CX11", path: "Sources/CX11", pkgConfig: "x11",
@@ -45,11 +46,14 @@ let package = Package(
         .target(name: "InkFormats", dependencies: ["InkModel"], swiftSettings: strict),
         .target(name: "Quire", dependencies: ["InkModel", "InkRecognition", "InkRender"],
                 swiftSettings: strict),
+        // Kiosk forms: a spec, one part and editor per field, values, and submissions in SQLite.
+        .target(name: "QuireForms", dependencies: ["Quire", "InkModel", "InkRender", .product(name: "GRDB", package: "GRDB.swift")],
+                swiftSettings: strict),
         .target(name: "QuireApp", dependencies: ["Quire", "CX11"], swiftSettings: strict),
         // Evaluation, benchmarks and synthetic data: for the CLI and the fuzzer, not in the `Quire` product.
         .target(name: "QuireTools", dependencies: ["Quire", "InkRecognition"], swiftSettings: strict),
         .executableTarget(name: "quire",
-                          dependencies: ["Quire", "QuireApp", "QuireTools", "InkRecognition", "InkFormats", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          dependencies: ["Quire", "QuireApp", "QuireForms", "QuireTools", "InkRecognition", "InkFormats", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
         .executableTarget(name: "QuireFuzz", dependencies: ["Quire", "QuireApp", "QuireTools", "InkRecognition"], swiftSettings: strict),
         // Helpers shared by the test targets (temporary folders, error expectations, fixtures); tests only.
@@ -62,6 +66,8 @@ let package = Package(
         .testTarget(name: "InkRenderTests", dependencies: ["InkRender", "InkModel", "QuireTools"], exclude: ["Golden"], swiftSettings: strict),
         .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireApp", "QuireTools", "QuireTestSupport", "quire", "CCairo", "CX11"], exclude: ["Fixtures"],
                     swiftSettings: strict),
+        .testTarget(name: "QuireFormsTests", dependencies: ["QuireForms", "Quire", "InkModel", "QuireTestSupport", "quire"],
+                    exclude: ["Fixtures"], swiftSettings: strict),
         // X11 harness (Xvfb / Xorg+inputtest), window tests of `quire edit`, install test.
         .testTarget(name: "QuireAppTests", dependencies: ["quire", "QuireApp", "InkModel", "QuireTestSupport", "CX11", "CCairo"], swiftSettings: strict),
     ]

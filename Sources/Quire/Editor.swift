@@ -6,6 +6,13 @@ extension Engine {
     public func createEditor(renderer: Renderer? = nil, fontMetricsProvider: FontMetricsProvider? = nil) -> Editor {
         Editor(engine: self, renderer: renderer, fontMetricsProvider: fontMetricsProvider)
     }
+
+    /// Creates an editor whose configuration reads through to `parent` (which should itself read
+    /// through to this engine's): the SDK's cascade for forms, field over form over engine.
+    public func createEditor(configurationParent parent: Configuration, renderer: Renderer? = nil,
+                             fontMetricsProvider: FontMetricsProvider? = nil) -> Editor {
+        Editor(engine: self, parent: parent, renderer: renderer, fontMetricsProvider: fontMetricsProvider)
+    }
 }
 
 /// Receives pointer input, routes it through tools, changes the attached part with undo, and
@@ -55,9 +62,9 @@ public final class Editor {
     private var batchDepth = 0
     private var pendingBlockIds: [String] = []
 
-    init(engine: Engine, renderer: Renderer?, fontMetricsProvider: FontMetricsProvider?) {
+    init(engine: Engine, parent: Configuration? = nil, renderer: Renderer?, fontMetricsProvider: FontMetricsProvider?) {
         self.engine = engine
-        self.configuration = Configuration(parent: engine.configuration)
+        self.configuration = Configuration(parent: parent ?? engine.configuration)
         self.renderer = renderer
         self.fontMetricsProvider = fontMetricsProvider
         if let r = TextRecognizerAdapter.shared { register(r) }

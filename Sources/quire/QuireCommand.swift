@@ -11,7 +11,8 @@ struct QuireCommand: ParsableCommand {
         abstract: "Quire: write with a pen, recognize handwriting offline, keep it in a Text Document.",
         version: QuireVersion.string,
         subcommands: [EditCommand.self, InfoCommand.self, NewCommand.self, ExportCommand.self, ImportCommand.self, ConvertCommand.self, RecognizeCommand.self, RecoverCommand.self,
-                      EvalCommand.self, EvalGesturesCommand.self, BenchCommand.self, StressSaveCommand.self, ScreenshotCommand.self, ReplayCommand.self, InspectCommand.self],
+                      EvalCommand.self, EvalGesturesCommand.self, BenchCommand.self, StressSaveCommand.self, ScreenshotCommand.self,
+                      FormCommand.self, ReplayCommand.self, InspectCommand.self],
         defaultSubcommand: EditCommand.self
     )
 }

@@ -1,0 +1,74 @@
+import Foundation
+import InkModel
+
+extension Form {
+    /// True when every field's value is valid.
+    public func isComplete(_ values: [FieldValue]) -> Bool { values.allSatisfy(\.valid) }
+
+    /// Validates the form, stores it as one record and clears the form (saved). A form that is
+    /// not valid is refused with every failing field's error, and nothing is stored. Call
+    /// `finishSubmission()` once the id has been handed on (printed, shown).
+    ///
+    /// Crash safety: before the record is written, its id and a fingerprint of the form's ink are
+    /// saved in the package. A submit killed at any moment and run again finds them: if the store
+    /// holds that id and the form still holds the same ink (or none: it was cleared), it is the
+    /// same submission and its id is returned again without writing anything; otherwise the
+    /// marker is stale (the form was filled anew) and a new id is used. The store keeps one record
+    /// per id, so no record is ever written twice.
+    @discardableResult
+    public func submit(to store: SubmissionStore, time: Date = Date()) throws -> UUID {
+        let values = try values()
+        let fingerprint = Self.fingerprint(values)
+        let empty = values.allSatisfy { $0.ink["strokes"]?.arrayValue?.isEmpty ?? true }
+        if let p = pendingSubmission, try store.contains(p.id), p.fingerprint == fingerprint || empty {
+            try clearAndSave()
+            return p.id
+        }
+        let bad = values.filter { !$0.valid }
+        guard bad.isEmpty else {
+            throw QuireError(.invalidArgument, "form '\(spec.id)' is not valid: " + bad.map { "field '\($0.fieldId)': \($0.error ?? "invalid")" }.joined(separator: "; "))
+        }
+        var id = UUID()
+        if let p = pendingSubmission, p.fingerprint == fingerprint {
+            id = p.id  // chosen by a submit that was cut off before it stored anything
+        } else {
+            try package.metadata.setString(id.uuidString.lowercased() + " " + fingerprint, forKey: Self.pendingKey)
+            try package.save()
+        }
+        let ms = (time.timeIntervalSince1970 * 1000).rounded(.down) / 1000
+        try store.save(Submission(id: id, formId: spec.id, formVersion: spec.version,
+                                  time: Date(timeIntervalSince1970: ms), fields: values))
+        try clearAndSave()
+        return id
+    }
+
+    /// Forgets the last submission's id (see `submit`); the form is then ready for the next one.
+    public func finishSubmission() throws {
+        guard package.metadata.hasKey(Self.pendingKey) else { return }
+        package.metadata.removeKey(Self.pendingKey)
+        try package.save()
+    }
+
+    private func clearAndSave() throws {
+        clear()
+        try package.save()
+    }
+
+    /// The id and ink fingerprint a submit saved in the package, if any.
+    var pendingSubmission: (id: UUID, fingerprint: String)? {
+        guard let s = try? package.metadata.getString(Self.pendingKey) else { return nil }
+        let parts = s.split(separator: " ", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let id = UUID(uuidString: parts[0]) else { return nil }
+        return (id, parts[1])
+    }
+
+    /// FNV-1a over every field's ink, in spec order: equal exactly when the ink is.
+    static func fingerprint(_ values: [FieldValue]) -> String {
+        var h: UInt64 = 0xcbf29ce484222325
+        for v in values {
+            for b in v.fieldId.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+            for b in ((try? v.ink["strokes"]?.serialized()) ?? "").utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        }
+        return String(h, radix: 16)
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import Quire
+import QuireForms
+
+/// `quire bench forms`: headless figures for kiosk forms, on real handwriting.
+struct BenchForms: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "forms",
+        abstract: "Time from a field's last pen-up to its value (p50/p95), and submit time to SQLite, on real handwriting.",
+        discussion: "--ink: JSON lines of the shared format with words and numbers, e.g. Tests/QuireFormsTests/Fixtures/writer-apple-fbf3215eb1.jsonl.gz.")
+    @Option(help: "Handwriting samples (.jsonl or .jsonl.gz) with words and numbers.") var ink: String
+    @Option(help: "Forms filled and submitted.") var runs = 50
+
+    static let spec = #"""
+        {"id": "bench", "version": 1, "title": "Bench", "fields": [
+          {"id": "name", "kind": "text"}, {"id": "tracking", "kind": "number"}, {"id": "signature", "kind": "signature"}]}
+        """#
+
+    func run() throws {
+        try runReporting {
+            guard (1...100_000).contains(runs) else { throw QuireError(.invalidArgument, "--runs must be 1...100000") }
+            let records = try JSONLinesInk.read(path: ink, limit: 100_000)
+            let words = records.filter { $0.label.count > 1 && $0.label.allSatisfy(\.isLetter) }
+            let numbers = records.filter { !$0.label.isEmpty && $0.label.allSatisfy(\.isNumber) }
+            guard !words.isEmpty, !numbers.isEmpty else {
+                throw QuireError(.invalidArgument, "'\(ink)' needs samples of words (letters) and of numbers (digits)")
+            }
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("quire-bench-forms-\(getpid())")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let form = try Form.create(path: dir.appendingPathComponent("bench.iink").path,
+                                       spec: try FormSpec.parse(Data(Self.spec.utf8)), engine: try Engine())
+            defer { form.close() }
+            let store = try SubmissionStore(path: dir.appendingPathComponent("bench.sqlite").path)
+            var text: [Double] = [], number: [Double] = [], submit: [Double] = []
+            for i in 0..<runs {
+                // Each write ends with the sample's last pen-up; the clock starts there.
+                try form.write(words[i % words.count], into: "name")
+                text.append(try ms { _ = try form.value("name") })
+                try form.write(numbers[i % numbers.count], into: "tracking")
+                number.append(try ms { _ = try form.value("tracking") })
+                try form.write(words[(i + 1) % words.count], into: "signature")
+                try form.waitForIdle()
+                submit.append(try ms { try form.submit(to: store); try form.finishSubmission() })
+            }
+            func line(_ what: String, _ xs: [Double]) {
+                print(String(format: "%@: p50 %.1f ms, p95 %.1f ms (%d runs)", what, median(xs), percentile(xs, 0.95), xs.count))
+            }
+            line("text field, last pen-up to value", text)
+            line("number field, last pen-up to value", number)
+            line("submit to SQLite (values, SVG/PNG, record, clear, package save)", submit)
+        }
+    }
+}
