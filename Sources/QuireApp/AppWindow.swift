@@ -100,9 +100,14 @@ public final class AppWindow: EditorDelegate {
         try view.attach(canvas: canvasWindow, highlight: canvasWindow.makeOverlaySurface(), width: size.width, height: Int(max(1, h - tb)))
         if let r = replay { try r.player.prepare(editor, part: session.part) } else { try editor.setPart(session.part) }
         // A replay records only when asked on its command line (`app.record` names the file it may be playing).
+        // `--record` that cannot write is an error; `app.record` (a kiosk's standing setting) only warns.
         if let path = options.record ?? (conf[.appRecord].isEmpty || replay != nil ? nil : conf[.appRecord]) {
-            let recorder = try SessionRecorder(path: (path as NSString).expandingTildeInPath, editor: editor)
-            recorder.onError = { FileHandle.standardError.write(Data("quire: warning: \($0)\n".utf8)) }
+            do {
+                let recorder = try SessionRecorder(path: (path as NSString).expandingTildeInPath, editor: editor)
+                recorder.onError = { FileHandle.standardError.write(Data("quire: warning: \($0)\n".utf8)) }
+            } catch where options.record == nil {
+                FileHandle.standardError.write(Data("quire: warning: not recording the session: \(CommandDispatcher.message(error))\n".utf8))
+            }
         }
 
         editor.addDelegate(self)

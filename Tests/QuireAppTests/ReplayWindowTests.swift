@@ -82,4 +82,30 @@ struct ReplayWindowTests {
         #expect(player.waitForExit(timeout: 20) == .exited(0), "stderr: \(player.stderr)")
         #expect(try info(replayed) == (try info(file)), "the same strokes, blocks and words")
     }
+
+    /// `app.record` in the user's configuration records every session (a kiosk's); a path that
+    /// cannot be written only warns: the window still opens.
+    @Test func theConfigurationKeyRecordsAndABadPathOnlyWarns() throws {
+        let tmp = TempDir()
+        let server = try XServer.xvfb(width: 1024, height: 768)
+        defer { server.stop() }
+        for (i, target) in [tmp.path("kiosk.jsonl"), tmp.path("missing-folder/kiosk.jsonl")].enumerated() {
+            let config = tmp.path("config\(i)")
+            try FileManager.default.createDirectory(atPath: config + "/quire", withIntermediateDirectories: true)
+            try "{\"app\": {\"record\": \"\(target)\"}}".write(toFile: config + "/quire/configuration.json", atomically: true, encoding: .utf8)
+            let env = ["XDG_STATE_HOME": tmp.path("state"), "XDG_CONFIG_HOME": config, "XDG_DATA_HOME": tmp.path("data")]
+            let app = try QuireAppProcess.edit(tmp.path("form\(i).iink"), server: server, geometry: (640, 480), environment: env)
+            defer { app.kill() }
+            let ready = try app.waitForReady(timeout: 60)
+            let x = try XClient(server: server)
+            x.sendDeleteWindow(ready.window)
+            #expect(app.waitForExit(timeout: 20) == .exited(0), "stderr: \(app.stderr)")
+            if i == 0 {
+                let head = try String(contentsOfFile: target, encoding: .utf8).prefix(17)
+                #expect(head == "{\"quire-session\":", "the session was recorded")
+            } else {
+                #expect(app.stderr.contains("not recording the session"), "\(app.stderr)")
+            }
+        }
+    }
 }
