@@ -30,6 +30,7 @@ public enum InkFileFormat: Equatable, Sendable {
     }
 }
 
+/// Tells a file's format by its content (the name only breaks ties).
 public enum FormatDetector {
     /// Reads the start of the file at `path` (and a zip archive's entry names) to tell its format.
     public static func detect(path: String) throws -> InkFileFormat {

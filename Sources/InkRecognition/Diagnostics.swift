@@ -33,6 +33,7 @@ public struct ScoreParts: Sendable, Equatable {
     public var lexicon: Double
 }
 
+/// One alternative reading of a word with its score split into parts.
 public struct CandidateDiagnostics: Sendable, Equatable {
     public var text: String
     /// True when the candidate came from the lexicon-constrained search.
@@ -49,6 +50,7 @@ public struct AlignedCharacter: Sendable, Equatable {
     public var word: Int?
 }
 
+/// One word of a line's reading: its frames and its candidates with their score parts.
 public struct WordDiagnostics: Sendable, Equatable {
     /// The chosen reading (the word's first candidate).
     public var text: String

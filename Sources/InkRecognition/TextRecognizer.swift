@@ -34,11 +34,13 @@ public struct RecognitionCandidate: Sendable, Equatable {
     public init(text: String, score: Double) { self.text = text; self.score = score }
 }
 
+/// One recognized character and its box.
 public struct CharacterResult: Sendable, Equatable {
     public var character: Character
     public var box: BoundingBox
 }
 
+/// One recognized word: its reading, alternatives, box, characters and strokes.
 public struct WordResult: Sendable {
     public var text: String
     /// Alternatives for this word, best first (the first equals `text`).
@@ -51,6 +53,7 @@ public struct WordResult: Sendable {
     var freeScore: Double = 0
 }
 
+/// What `TextRecognizer.recognize` read: the text, line alternatives and words.
 public struct RecognitionResult: Sendable {
     public var text: String
     /// Line-level alternatives, best first.
@@ -70,6 +73,7 @@ public enum LexiconMode: Sendable, Equatable {
     case require
 }
 
+/// Constraints on a reading: characters, pattern, lexicon and language model use.
 public struct RecognitionOptions: Sendable {
     /// Characters the output may contain (nil: the whole character set).
     public var allowedCharacters: Set<Character>?

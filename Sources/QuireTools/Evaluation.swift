@@ -49,6 +49,7 @@ public struct LabeledSample: Sendable {
     public var isValidation: Bool { RecognitionMetrics.isValidationWriter(writer) }
 }
 
+/// The writer splits (validation, language-model tuning) and the edit distance that `quire eval` and the tools share.
 public enum RecognitionMetrics {
     /// Training writers whose texts tools/recognition/build_lm.py --exclude-writers-mod 10/0 holds out
     /// of the language model (`int(sha1("lm-tune:" + writer).hexdigest(), 16) % 10 == 0`): the writers
