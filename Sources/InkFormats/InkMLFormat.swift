@@ -317,10 +317,13 @@ struct InkMLReading {
         var samples: [InkSample] = []
         samples.reserveCapacity(points.count)
         for (k, p) in points.enumerated() {
-            var t = clock + Int64(k) * 10
-            if let ti {
+            let (c0, o0) = clock.addingReportingOverflow(Int64(k) * 10)
+            var t = o0 ? Int64.max : c0
+            if let ti, start == 0, msPerT == 1, let ms = decoder.exact[k][ti] {
+                t = ms
+            } else if let ti {
                 let v = start + (p[ti] ?? 0) * msPerT
-                guard let ms = ImportedTrace.milliseconds(v) else { throw at(e, "\(name), point \(k + 1): time \(v) ms is out of range") }
+                guard let ms = ImportedTrace.milliseconds(v) else { throw at(e, "\(name), point \(k + 1): time out of range: \(v) ms") }
                 t = ms
             } else if ctx.timestamp != nil || e["timeOffset"] != nil, let base = ImportedTrace.milliseconds(start) {
                 t = base + Int64(k) * 10
@@ -329,7 +332,9 @@ struct InkMLReading {
             if let r = fRange { f = (f - r.lo) / r.span }
             samples.append(InkSample(x: p[xi]! * sx, y: p[yi]! * sy, t: t, f: f))
         }
-        clock = (samples.last?.t ?? clock) + 100
+        // Saturating: a time read exactly may be anywhere in Int64.
+        let (next, over) = (samples.last?.t ?? clock).addingReportingOverflow(100)
+        clock = over ? .max : next
         let brush = resolveBrush(ctx.brush, lengthScale: mmX ?? 1)
         // A continued trace (continuation="middle"/"end") belongs to the stroke it continues.
         if let c = e["continuation"], c != "begin", let prior = e["priorRef"],

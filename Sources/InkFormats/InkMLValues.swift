@@ -75,6 +75,10 @@ struct InkMLTraceDecoder {
     private var last: [Double?]
     private var beforeLast: [Double?]
     private var lastCoded: [Double]
+    /// Per point decoded, each channel's value as an exact integer where the trace wrote it as an
+    /// explicit integer literal (times: a Double loses milliseconds beyond 2^53, and Quire's own
+    /// export may hold any Int64 time); nil otherwise.
+    private(set) var exact: [[Int64?]] = []
 
     init(channels: [InkMLChannel]) {
         self.channels = channels
@@ -108,7 +112,7 @@ struct InkMLTraceDecoder {
 
     static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
 
-    private enum Token { case number(Double), unknown, same }
+    private enum Token { case number(Double, exact: Int64?), unknown, same }
 
     private mutating func point(_ s: ArraySlice<UInt8>, index k: Int, describe: (String) -> String) throws -> [Double?] {
         var values: [(Mode?, Token)] = []
@@ -127,14 +131,14 @@ struct InkMLTraceDecoder {
             case UInt8(ascii: "\""): pending = .second; i += 1; continue
             case UInt8(ascii: "?"): values.append((pending, .unknown)); i += 1
             case UInt8(ascii: "*"): values.append((pending, .same)); i += 1
-            case UInt8(ascii: "T"): values.append((pending, .number(1))); i += 1
-            case UInt8(ascii: "F"): values.append((pending, .number(0))); i += 1
+            case UInt8(ascii: "T"): values.append((pending, .number(1, exact: nil))); i += 1
+            case UInt8(ascii: "F"): values.append((pending, .number(0, exact: nil))); i += 1
             default:
                 let j = Self.numberEnd(s, from: i)
                 guard j > i, let v = Double(String(decoding: s[i..<j], as: UTF8.self)), v.isFinite else {
                     throw bad("'\(String(decoding: s[i..<min(s.endIndex, max(j, i + 1))], as: UTF8.self))' is not a number")
                 }
-                values.append((pending, .number(v)))
+                values.append((pending, .number(v, exact: Int64(String(decoding: s[i..<j], as: UTF8.self)))))
                 i = j
             }
             pending = nil
@@ -146,11 +150,15 @@ struct InkMLTraceDecoder {
             throw bad("\(values.count) values for \(channels.count) channels (\(channels.map(\.name).joined(separator: " ")))")
         }
         var out: [Double?] = Array(repeating: nil, count: channels.count)
+        var exactOut: [Int64?] = Array(repeating: nil, count: channels.count)
+        defer { exact.append(exactOut) }
         for (c, (m, tok)) in values.enumerated() {
             if let m { mode[c] = m }
             let coded: Double?
             switch tok {
-            case .number(let v): coded = v
+            case .number(let v, let e):
+                coded = v
+                if (m ?? mode[c]) == .explicit { exactOut[c] = e }
             case .same: coded = lastCoded[c]
             case .unknown: coded = nil
             }
