@@ -38,20 +38,7 @@ public enum InspectorReport {
         """
     }
 
-    static func escape(_ s: String) -> String {
-        var out = ""
-        for ch in s {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(ch)
-            }
-        }
-        return out
-    }
+    static func escape(_ s: String) -> String { XML.escape(s) }
 
     private static let palette = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"]
 
