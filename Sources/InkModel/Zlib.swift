@@ -11,28 +11,15 @@ public enum Zlib {
         var stream = z_stream()
         guard quire_inflateInit2(&stream, 15 + 32) == Z_OK else { throw QuireError(.importError, "cannot initialise zlib") }
         defer { inflateEnd(&stream) }
-        var out = Data()
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        var input = [UInt8](data)
-        let status: Int32 = input.withUnsafeMutableBufferPointer { inBuf in
-            stream.next_in = inBuf.baseAddress
-            stream.avail_in = uInt(inBuf.count)
-            while true {
-                let r: Int32 = chunk.withUnsafeMutableBufferPointer { outBuf in
-                    stream.next_out = outBuf.baseAddress
-                    stream.avail_out = uInt(outBuf.count)
-                    return inflate(&stream, Z_NO_FLUSH)
-                }
-                out.append(contentsOf: chunk[0..<(chunk.count - Int(stream.avail_out))])
-                if out.count > maxBytes { return Z_MEM_ERROR }
-                if r == Z_STREAM_END {
-                    // Concatenated gzip members: start the next one if input remains.
-                    if stream.avail_in > 0 { inflateReset(&stream); continue }
-                    return Z_STREAM_END
-                }
-                if r != Z_OK { return r }
-                if stream.avail_in == 0 && stream.avail_out != 0 { return Z_BUF_ERROR }
+        let (out, status) = pump(&stream, data, step: { inflate(&$0, Z_NO_FLUSH) }) { r, stream, produced in
+            if produced > maxBytes { return Z_MEM_ERROR }
+            if r == Z_STREAM_END {
+                // Concatenated gzip members: start the next one if input remains.
+                if stream.avail_in > 0 { inflateReset(&stream); return nil }
+                return Z_STREAM_END
             }
+            if r != Z_OK { return r }
+            return stream.avail_in == 0 && stream.avail_out != 0 ? Z_BUF_ERROR : nil
         }
         guard status == Z_STREAM_END else {
             throw QuireError(.importError, status == Z_MEM_ERROR ? "gzip data inflates beyond \(maxBytes) bytes" : "gzip data is corrupt or truncated (zlib \(status))")
@@ -62,9 +49,19 @@ extension Zlib {
                                zlibVersion(), Int32(MemoryLayout<z_stream>.size))
         guard ok == Z_OK else { throw QuireError(.exportError, "cannot initialise zlib (\(ok))") }
         defer { deflateEnd(&stream) }
-        var input = [UInt8](data)
+        let (out, status) = pump(&stream, data, step: { deflate(&$0, Z_FINISH) }) { r, _, _ in r == Z_OK ? nil : r }
+        guard status == Z_STREAM_END else { throw QuireError(.exportError, "gzip compression failed (zlib \(status))") }
+        return out
+    }
+
+    /// Feeds `data` through `stream` in 64 KB output chunks: `step` runs zlib once, and `next`
+    /// reads its result (and the bytes produced so far) and returns the final status, or nil to
+    /// go on. Inflating and deflating share it.
+    private static func pump(_ stream: inout z_stream, _ data: Data, step: (inout z_stream) -> Int32,
+                             next: (Int32, inout z_stream, Int) -> Int32?) -> (Data, Int32) {
         var out = Data()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var input = [UInt8](data)
         let status: Int32 = input.withUnsafeMutableBufferPointer { inBuf in
             stream.next_in = inBuf.baseAddress
             stream.avail_in = uInt(inBuf.count)
@@ -72,13 +69,12 @@ extension Zlib {
                 let r: Int32 = chunk.withUnsafeMutableBufferPointer { outBuf in
                     stream.next_out = outBuf.baseAddress
                     stream.avail_out = uInt(outBuf.count)
-                    return deflate(&stream, Z_FINISH)
+                    return step(&stream)
                 }
                 out.append(contentsOf: chunk[0..<(chunk.count - Int(stream.avail_out))])
-                if r != Z_OK { return r }
+                if let s = next(r, &stream, out.count) { return s }
             }
         }
-        guard status == Z_STREAM_END else { throw QuireError(.exportError, "gzip compression failed (zlib \(status))") }
-        return out
+        return (out, status)
     }
 }
