@@ -40,19 +40,3 @@ struct FormFixture {
     }
 }
 
-/// Runs the `quire` executable.
-@discardableResult
-func runQuire(_ args: [String], environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
-    let p = Process()
-    p.executableURL = try builtQuireBinary()
-    p.arguments = args
-    p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    try p.run()
-    let o = out.fileHandleForReading.readDataToEndOfFile()
-    let e = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-}

@@ -23,3 +23,21 @@ public func builtQuireBinary() throws -> URL {
     }
     return u
 }
+
+/// Runs the built `quire` with `args` (and extra environment variables) and returns its exit
+/// status and output.
+@discardableResult
+public func runQuire(_ args: [String], environment: [String: String]? = nil) throws -> (status: Int32, out: String, err: String) {
+    let p = Process()
+    p.executableURL = try builtQuireBinary()
+    p.arguments = args
+    if let environment { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+}
