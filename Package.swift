@@ -44,7 +44,9 @@ let package = Package(
         .target(name: "InkRender", dependencies: ["InkModel", "CCairo", "CJPEG"], swiftSettings: strict),
         // Other programs' ink files (InkML, Xournal++), read into and written from InkModel parts.
         .target(name: "InkFormats", dependencies: ["InkModel"], swiftSettings: strict),
-        .target(name: "Quire", dependencies: ["InkModel", "InkRecognition", "InkRender", "InkFormats"],
+        // Handwritten math: the expression tree, its LaTeX/MathML/text forms, the solver, the recognizer.
+        .target(name: "InkMath", dependencies: ["InkRecognition"], swiftSettings: strict),
+        .target(name: "Quire", dependencies: ["InkModel", "InkRecognition", "InkRender", "InkFormats", "InkMath"],
                 swiftSettings: strict),
         // Kiosk forms: a spec, one part and editor per field, values, and submissions in SQLite.
         .target(name: "QuireForms", dependencies: ["Quire", "InkModel", "InkRender", .product(name: "GRDB", package: "GRDB.swift")],
