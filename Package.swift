@@ -53,9 +53,9 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "QuireApp", dependencies: ["Quire", "CX11"], swiftSettings: strict),
         // Evaluation, benchmarks and synthetic data: for the CLI and the fuzzer, not in the `Quire` product.
-        .target(name: "QuireTools", dependencies: ["Quire", "InkRecognition"], swiftSettings: strict),
+        .target(name: "QuireTools", dependencies: ["Quire", "InkRecognition", "InkMath"], swiftSettings: strict),
         .executableTarget(name: "quire",
-                          dependencies: ["Quire", "QuireApp", "QuireForms", "QuireTools", "InkRecognition", "InkFormats", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          dependencies: ["Quire", "QuireApp", "QuireForms", "QuireTools", "InkRecognition", "InkMath", "InkFormats", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
         .executableTarget(name: "QuireFuzz", dependencies: ["Quire", "QuireApp", "QuireTools", "InkRecognition"], swiftSettings: strict),
         // Helpers shared by the test targets (temporary folders, error expectations, fixtures); tests only.
