@@ -29,13 +29,15 @@ public final class MathRecognizer: Sendable {
     public let maxCandidates: Int
     /// Most strokes read in one line; beyond, the rest of the line is left unread (bounded time).
     public let maxStrokesPerLine: Int
+    /// Whether stroke groups too large to be one symbol are skipped (`MathSegmenter.hypotheses`).
+    public let pruneHypotheses: Bool
 
     let junkClass: Int
     let symbolClasses: [Int]
 
     /// A recognizer over loaded weights. Throws `MathRecognizerError.notAMathModel` for other weights.
     public init(model: RecognitionModel, groupPenalty: Double = MathSegmenter.defaultGroupPenalty,
-                maxCandidates: Int = 5, maxStrokesPerLine: Int = 400) throws {
+                maxCandidates: Int = 5, maxStrokesPerLine: Int = 400, pruneHypotheses: Bool = true) throws {
         guard let junk = model.charset.firstIndex(of: MathSymbols.junk) else {
             throw MathRecognizerError.notAMathModel("no \"\(MathSymbols.junk)\" class")
         }
@@ -46,6 +48,7 @@ public final class MathRecognizer: Sendable {
         self.groupPenalty = groupPenalty
         self.maxCandidates = max(1, maxCandidates)
         self.maxStrokesPerLine = max(1, maxStrokesPerLine)
+        self.pruneHypotheses = pruneHypotheses
         junkClass = junk + 1
         symbolClasses = Array(1 ... model.charset.count).filter { $0 != junk + 1 }
     }
@@ -111,7 +114,7 @@ public final class MathRecognizer: Sendable {
     /// Every hypothesis with its best symbol class and the runners-up; strokes the network could not
     /// read (too long, no points) keep a singleton at a very low score.
     func scoreHypotheses(_ strokes: [[SIMD2<Double>]]) -> Scored {
-        let hyps = MathSegmenter.hypotheses(strokes)
+        let hyps = MathSegmenter.hypotheses(strokes, prune: pruneHypotheses)
         var feats: [(k: Int, ink: PreprocessedInk)] = []
         for (k, g) in hyps.enumerated() {
             if let ink = Preprocessor.prepare(strokes: g.map { strokes[$0] }, config: model.preprocess, inMillimetres: true),
@@ -124,8 +127,8 @@ public final class MathRecognizer: Sendable {
         for (f, lp) in zip(feats, outputs) where !lp.isEmpty {
             let cs = MathSegmenter.classScores(lp, frames: lp.count / C, classes: C)
             let ranked = symbolClasses.sorted { (cs[$0], -$0) > (cs[$1], -$1) }
-            read[f.k] = (model.charset[ranked[0] - 1], cs[ranked[0]],
-                         ranked.prefix(5).map { MathSymbolCandidate(label: String(model.charset[$0 - 1]), score: cs[$0]) })
+            read[f.k] = (model.charset[ranked[0] - 1], max(cs[ranked[0]], -1e9),
+                         ranked.prefix(5).map { MathSymbolCandidate(label: String(model.charset[$0 - 1]), score: max(cs[$0], -1e9)) })
         }
         // Hypothesis order, as the partition's tie-breaking expects.
         var s = Scored(groups: [], best: [], candidates: [])

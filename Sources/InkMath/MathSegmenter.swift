@@ -50,8 +50,22 @@ public enum MathSegmenter {
 
     /// All connected stroke sets of at most `maxStrokes` strokes (sorted), ordered by size then
     /// lexicographically: singletons first.
-    public static func hypotheses(_ strokes: [[SIMD2<Double>]], maxStrokes: Int = maxStrokes) -> [[Int]] {
-        let adj = neighbours(boxes(strokes))
+    ///
+    /// With `prune`, groups too large to be one symbol are dropped (and not grown further): three or
+    /// more strokes spanning over 2.6 reference sizes either way, two strokes over 3 tall (two
+    /// strokes may be wide: a radical with its overbar apart). On 300 composed expressions of
+    /// training writers this drops 73% of the ink the network would read and no true symbol.
+    public static func hypotheses(_ strokes: [[SIMD2<Double>]], maxStrokes: Int = maxStrokes, prune: Bool = true) -> [[Int]] {
+        let b = boxes(strokes)
+        let adj = neighbours(b)
+        let ref = referenceSize(b)
+        func tooLarge(_ g: [Int]) -> Bool {
+            guard prune, g.count >= 2 else { return false }
+            var u = b[g[0]]
+            for i in g.dropFirst() { u = SIMD4(min(u[0], b[i][0]), min(u[1], b[i][1]), max(u[2], b[i][2]), max(u[3], b[i][3])) }
+            let w = (u[2] - u[0]) / ref, h = (u[3] - u[1]) / ref
+            return g.count >= 3 ? (w > 2.6 || h > 2.6) : h > 3
+        }
         var seen = Set<[Int]>()
         var frontier = (0 ..< strokes.count).map { [$0] }
         var out = frontier
@@ -62,7 +76,7 @@ public enum MathSegmenter {
                 for i in g {
                     for j in adj[i] where !g.contains(j) {
                         let h = (g + [j]).sorted()
-                        if !seen.contains(h) { next.insert(h) }
+                        if !seen.contains(h) && !tooLarge(h) { next.insert(h) }
                     }
                 }
             }
@@ -78,25 +92,37 @@ public enum MathSegmenter {
     /// pass per class (leading blanks, c repeated, trailing blanks). Entry 0 is -infinity.
     public static func classScores(_ logp: [Float], frames: Int, classes: Int) -> [Double] {
         guard frames > 0, classes > 0, logp.count >= frames * classes else { return [Double](repeating: -.infinity, count: max(classes, 0)) }
-        @inline(__always) func lae(_ a: Double, _ b: Double) -> Double {
-            let m = max(a, b)
-            if m == -.infinity { return m }
-            return m + Foundation.log(Foundation.exp(a - m) + Foundation.exp(b - m))
-        }
-        var a0 = Double(logp[0])
-        var a1 = (0 ..< classes).map { Double(logp[$0]) }
-        var a2 = [Double](repeating: -.infinity, count: classes)
+        // In probabilities, rescaled every frame (all classes share the scale, kept as its log):
+        // three multiply-adds per class and frame instead of log-sum-exps.
+        var a0 = Double(Foundation.exp(logp[0]))
+        var a1 = (0 ..< classes).map { Double(Foundation.exp(logp[$0])) }
+        var a2 = [Double](repeating: 0, count: classes)
+        var logScale = 0.0
+        var p = [Double](repeating: 0, count: classes)
         for t in 1 ..< max(1, frames) {
             let row = t * classes
-            let blank = Double(logp[row])
+            for c in 0 ..< classes { p[c] = Double(Foundation.exp(logp[row + c])) }
+            let blank = p[0]
+            var top = a0 * blank
             for c in 0 ..< classes {
-                let lp = Double(logp[row + c])
-                a2[c] = lae(a1[c], a2[c]) + blank
-                a1[c] = lae(a0, a1[c]) + lp
+                let n2 = (a1[c] + a2[c]) * blank
+                let n1 = (a0 + a1[c]) * p[c]
+                a2[c] = n2
+                a1[c] = n1
+                top = max(top, n1, n2)
             }
-            a0 += blank
+            a0 *= blank
+            if top > 0 && top.isFinite {
+                let k = 1 / top
+                a0 *= k
+                for c in 0 ..< classes { a1[c] *= k; a2[c] *= k }
+                logScale += Foundation.log(top)
+            }
         }
-        var out = (0 ..< classes).map { lae(a1[$0], a2[$0]) }
+        var out = (0 ..< classes).map { c -> Double in
+            let v = a1[c] + a2[c]
+            return v > 0 ? Foundation.log(v) + logScale : -.infinity
+        }
         out[0] = -.infinity
         return out
     }

@@ -139,6 +139,13 @@ struct RecognizeCommand: ParsableCommand {
             try editor.setPart(p)
             var blocks: [JSONValue] = []
             for b in RecognizeImported.blocks(editor.rootBlock) {
+                if b.kind == .math {
+                    // Math blocks print their LaTeX, one expression a line.
+                    let result = try mathFlags.adapter().recognizeMath(try editor.recognitionRequest(for: b))
+                    texts.append(result.latex)
+                    blocks.append(RecognizeMath.json(block: b, result: result))
+                    continue
+                }
                 let words = try adapter.recognize(try RecognizeImported.request(editor, for: b))
                 let text = Self.text(words)
                 texts.append(text)

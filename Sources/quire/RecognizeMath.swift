@@ -11,6 +11,22 @@ import QuireTools
 struct MathFlags: ParsableArguments {
     @Flag(help: "Read math: FILE holds expressions (tools/recognition/math/compose.py --jsonl; strokes in mm).") var math = false
     @Option(name: .customLong("math-model"), help: "Math recognizer weights (default: the bundled quire-math.bin).") var mathModel: String?
+    @Flag(name: .customLong("no-math-pruning"), help: "Score every stroke group, as the Python reference does (slower).") var noPruning = false
+
+    /// The editor's adapter over the weights of `--math-model` or the bundled ones (loaded now).
+    func adapter() throws -> MathRecognizerAdapter {
+        let a: MathRecognizerAdapter
+        if let mathModel {
+            a = MathRecognizerAdapter(modelURL: URL(fileURLWithPath: mathModel))
+        } else {
+            guard let shared = MathRecognizerAdapter.shared else {
+                throw QuireError(.resourceMissing, "no math recognizer weights found: install Resources/recognition/\(MathRecognizer.defaultFileName), set QUIRE_MATH_MODEL or pass --math-model")
+            }
+            a = shared
+        }
+        _ = try a.recognizer()
+        return a
+    }
 
     func recognizer() throws -> MathRecognizer {
         let url: URL
@@ -23,7 +39,7 @@ struct MathFlags: ParsableArguments {
             url = u
         }
         do {
-            return try MathRecognizer(contentsOf: url)
+            return try MathRecognizer(model: RecognitionModel(contentsOf: url), pruneHypotheses: !noPruning)
         } catch {
             throw QuireError(.resourceMissing, "math recognizer weights \(url.path): \(error)")
         }
@@ -31,6 +47,25 @@ struct MathFlags: ParsableArguments {
 }
 
 enum RecognizeMath {
+    /// A Math block in `recognize --json`: its LaTeX, and per expression the n-best readings and
+    /// the symbols with their candidates, boxes and stroke ids.
+    static func json(block b: ContentBlock, result: MathRecognitionResult) -> JSONValue {
+        func r(_ v: Double, _ q: Double = 100) -> JSONValue { .number(v.isFinite ? (v * q).rounded() / q : -1e9) }
+        func box(_ b: MathBox) -> JSONValue { .object(["x": r(b.x), "y": r(b.y), "width": r(b.width), "height": r(b.height)]) }
+        let expressions: [JSONValue] = result.expressions.map { e in
+            .object([
+                "latex": .string(e.latex), "box": box(e.box),
+                "candidates": .array(e.candidates.map { .object(["latex": .string($0.latex), "score": r($0.score, 1000)]) }),
+                "symbols": .array(e.symbols.map { s in
+                    .object(["label": .string(s.label), "box": box(s.box), "strokeIds": .array(s.strokeIds.map(JSONValue.string)),
+                             "candidates": .array(s.candidates.map { .object(["label": .string($0.label), "score": r($0.score, 1000)]) })])
+                }),
+            ])
+        }
+        return .object(["id": .string(b.id), "type": .string(b.type), "text": .string(result.latex), "latex": .string(result.latex),
+                        "expressions": .array(expressions)])
+    }
+
     /// One line per sample: JSON (`{"id","latex","mathml","text","value","candidates","ms"}`) or
     /// `ok`/`ERR`, the reference and the reading.
     static func samples(path: String, limit: Int?, json: Bool, recognizer: MathRecognizer) throws {
