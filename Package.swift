@@ -45,7 +45,7 @@ let package = Package(
         // Other programs' ink files (InkML, Xournal++), read into and written from InkModel parts.
         .target(name: "InkFormats", dependencies: ["InkModel"], swiftSettings: strict),
         // Handwritten math: the expression tree, its LaTeX/MathML/text forms, the solver, the recognizer.
-        .target(name: "InkMath", dependencies: ["InkRecognition"], swiftSettings: strict + optimizeInDebug),
+        .target(name: "InkMath", dependencies: ["InkModel", "InkRecognition"], swiftSettings: strict + optimizeInDebug),
         .target(name: "Quire", dependencies: ["InkModel", "InkRecognition", "InkRender", "InkFormats", "InkMath"],
                 swiftSettings: strict),
         // Kiosk forms: a spec, one part and editor per field, values, and submissions in SQLite.
@@ -65,6 +65,7 @@ let package = Package(
         .testTarget(name: "InkFormatsTests", dependencies: ["InkFormats", "InkModel", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
                     exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "InkRecognitionTests", dependencies: ["InkRecognition", "QuireTools", "QuireTestSupport"], swiftSettings: strict),
+        .testTarget(name: "InkMathTests", dependencies: ["InkMath"], swiftSettings: strict),
         .testTarget(name: "InkRenderTests", dependencies: ["InkRender", "InkModel", "QuireTools"], exclude: ["Golden"], swiftSettings: strict),
         .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireApp", "QuireTools", "InkMath", "QuireTestSupport", "quire", "CCairo", "CX11"], exclude: ["Fixtures"],
                     swiftSettings: strict),
