@@ -138,29 +138,36 @@ extension Editor {
         var t = Transaction()
         var ids: [String] = []
         for b in targets {
-            let strokes = m.strokes(inBlock: b.id)
-            guard !strokes.isEmpty || b.text != nil || !b.words.isEmpty else { continue }
-            var nb = b
-            nb.conversion = targetState.rawValue
-            if targetState == .digitalPublish || b.text != nil {
-                // Reflowed to the block's width (laid out in the commit): the words leave their
-                // places on the page and keep their candidates and styles.
-                nb.text = Self.plainText(of: b)
-                if b.text == nil { nb.words = Self.textLines(of: b.words).flatMap { $0.map { b.words[$0] } } }
-            } else {
-                // In place: each word is typeset where its ink was and stays editable by pen.
-                nb.words = b.words.map(Self.typeset)
-                nb.properties = nb.properties.filter { !$0.key.hasPrefix("quire.style.") }
-                nb = laidOut(nb, fresh: Set(b.words.indices.filter { !b.words[$0].strokeIds.isEmpty }))
-            }
-            for s in strokes { t.changes.append(.stroke(old: s, new: nil)) }
-            guard nb != b || !strokes.isEmpty else { continue }
-            t.changes.append(.block(old: b, new: nb))
+            guard let c = conversionChanges(b, targetState: targetState, model: m) else { continue }
+            t.changes += c
             ids.append(b.id)
         }
         commit(t, affecting: ids)
         // Reflowed text may need more lines than the ink did.
         if m.kind == .textDocument, !ids.isEmpty { relayout(anchor: nil, model: m) }
+    }
+
+    /// The changes that convert one recognizable block (its ink goes, its words are typeset in
+    /// place or reflowed as text); nil when there is nothing to convert.
+    func conversionChanges(_ b: BlockData, targetState: ConversionState, model m: PartModel) -> [Change]? {
+        guard Self.recognizable(b.type) else { return nil }
+        let strokes = m.strokes(inBlock: b.id)
+        guard !strokes.isEmpty || b.text != nil || !b.words.isEmpty else { return nil }
+        var nb = b
+        nb.conversion = targetState.rawValue
+        if targetState == .digitalPublish || b.text != nil {
+            // Reflowed to the block's width (laid out in the commit): the words leave their
+            // places on the page and keep their candidates and styles.
+            nb.text = Self.plainText(of: b)
+            if b.text == nil { nb.words = Self.textLines(of: b.words).flatMap { $0.map { b.words[$0] } } }
+        } else {
+            // In place: each word is typeset where its ink was and stays editable by pen.
+            nb.words = b.words.map(Self.typeset)
+            nb.properties = nb.properties.filter { !$0.key.hasPrefix("quire.style.") }
+            nb = laidOut(nb, fresh: Set(b.words.indices.filter { !b.words[$0].strokeIds.isEmpty }))
+        }
+        guard nb != b || !strokes.isEmpty else { return nil }
+        return strokes.map { .stroke(old: $0, new: nil) } + [.block(old: b, new: nb)]
     }
 
     /// The words a block shows, with the chosen candidate of each.
