@@ -20,6 +20,21 @@ extension Editor {
         recognition.submit(req, version: Self.inkVersion(req.strokes), recognizer: recognizer)
     }
 
+    /// The ink a block's recognizer reads: highlighter strokes mark the words they cover, they
+    /// are never letters.
+    func recognitionInk(_ blockId: String, model m: PartModel) -> [InkStroke] {
+        m.strokes(inBlock: blockId).filter { $0.tool != Tool.highlighter.rawValue }
+    }
+
+    /// Where a block's highlighter strokes lie, widened by half their width (a highlighter's
+    /// ink is broad; its bounds are those of the pen's path).
+    func highlightAreas(_ blockId: String, model m: PartModel) -> [Rect] {
+        m.strokes(inBlock: blockId).filter { $0.tool == Tool.highlighter.rawValue }.map { s in
+            let half = max(2, Double(s.width) / 2)
+            return s.bounds.insetBy(dx: -half / 2, dy: -half)
+        }
+    }
+
     func makeRequest(blockId: String, model m: PartModel) -> RecognitionRequest? {
         guard let b = m.blocks[blockId] else { return nil }
         var options: [String: String] = [:]
@@ -34,7 +49,7 @@ extension Editor {
             }
         }
         let guides = configuration[.textGuidesEnable]
-        return RecognitionRequest(blockId: blockId, blockType: b.type, box: b.box, strokes: m.strokes(inBlock: blockId),
+        return RecognitionRequest(blockId: blockId, blockType: b.type, box: b.box, strokes: recognitionInk(blockId, model: m),
                                   guideSpacing: guides ? guideSpacing : nil, options: options)
     }
 
@@ -62,10 +77,11 @@ extension Editor {
         var changed: [String] = []
         var dirty = Rect.zero
         for r in recognition.drain() {
-            guard var b = m.blocks[r.blockId], Self.inkVersion(m.strokes(inBlock: r.blockId)) == r.version else { continue }
+            guard var b = m.blocks[r.blockId], Self.inkVersion(recognitionInk(r.blockId, model: m)) == r.version else { continue }
             if let words = r.words?.map(Self.sanitized) {
                 guard b.text == nil else { continue }
-                let merged = Self.merge(recognized: words, into: b, strokeBounds: { m.strokes[$0]?.bounds })
+                let merged = Self.merge(recognized: words, into: b, strokeBounds: { m.strokes[$0]?.bounds },
+                                        highlights: highlightAreas(b.id, model: m))
                 guard merged != b.words else { continue }
                 // Only where words (their decorations, typeset text, debug boxes) were or are now:
                 // a full repaint of a large page after every result would hold up the pen.
