@@ -27,12 +27,19 @@ struct RecognitionFlags: ParsableArguments {
     var lexiconBonus: Double?
 
     /// Decoder options with the language-model and lexicon-bonus flags applied.
-    func decoderOptions(_ base: RecognitionOptions) -> RecognitionOptions {
-        var o = base
-        if let languageModelWeight { o.languageModelWeight = languageModelWeight }
-        if let characterBonus { o.characterBonus = characterBonus }
-        if let lexiconBonus, case .prefer = o.lexiconMode { o.lexiconMode = .prefer(tolerancePerWord: lexiconBonus) }
-        return o
+    func decoderOptions(_ base: RecognitionOptions) -> RecognitionOptions { readingSettings.decoderOptions(base) }
+
+    /// These flags as the settings of a reading (the inspector states and compares them).
+    var readingSettings: ReadingSettings {
+        var s = ReadingSettings()
+        s.options = options
+        s.languageModelWeight = languageModelWeight
+        s.characterBonus = characterBonus
+        s.lexiconBonus = lexiconBonus
+        s.model = model
+        s.languageModel = noLanguageModel ? "none" : languageModel
+        s.characterModel = noCharacterModel ? "none" : characterModel
+        return s
     }
 
     /// The `text.configuration.*` values (without the prefix) these flags stand for.
