@@ -153,9 +153,9 @@ struct EditCommand: ParsableCommand {
         var o = AppOptions()
         o.record = record
         o.file = file
+        var imported: EditImport.Imported?
         if let file {
             // Ink from elsewhere: edited as a new package beside it, said in the terminal and the window.
-            var imported: (path: String, note: String)?
             try runReporting { imported = try EditImport.prepare(file) }
             if let imported {
                 print("quire: \(imported.note)")
@@ -172,7 +172,13 @@ struct EditCommand: ParsableCommand {
             o.width = parts[0]; o.height = parts[1]
         }
         let status = QuireDesktop.run(o)
-        if status != 0 { throw ExitCode(status) }
+        if status != 0 {
+            if let imported, EditImport.discardIfUntouched(imported) {
+                let name = URL(fileURLWithPath: imported.path).lastPathComponent
+                FileHandle.standardError.write(Data("quire: removed \(name) again: the editor did not open it, and \(URL(fileURLWithPath: file ?? "").lastPathComponent) still holds the ink\n".utf8))
+            }
+            throw ExitCode(status)
+        }
     }
 }
 
