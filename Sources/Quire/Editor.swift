@@ -68,6 +68,8 @@ public final class Editor {
         self.renderer = renderer
         self.fontMetricsProvider = fontMetricsProvider
         if let r = TextRecognizerAdapter.shared { register(r) }
+        // After the text recognizer, which reads Math blocks too until one of their own is set.
+        if let r = MathRecognizerAdapter.shared { register(r) }
     }
 
     // MARK: setup

@@ -66,7 +66,10 @@ extension Editor {
             if let words = r.words?.map(Self.sanitized) {
                 guard b.text == nil else { continue }
                 let merged = Self.merge(recognized: words, into: b, strokeBounds: { m.strokes[$0]?.bounds })
-                guard merged != b.words else { continue }
+                var properties = b.properties
+                for (k, v) in r.properties { properties[k] = v.isEmpty ? nil : v }
+                guard merged != b.words || properties != b.properties else { continue }
+                b.properties = properties
                 // Only where words (their decorations, typeset text, debug boxes) were or are now:
                 // a full repaint of a large page after every result would hold up the pen.
                 for w in b.words + merged where !w.box.isEmpty { dirty = dirty.union(w.box) }
