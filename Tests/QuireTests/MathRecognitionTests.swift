@@ -40,7 +40,7 @@ enum MathFixture {
         ParsedSymbolInput(label: c, box: MathBox(x: x, y: y, width: w, height: h))
     }
     static func digit(_ c: Character, _ x: Double, top: Double = 5, height: Double = 5) -> ParsedSymbolInput { s(c, x, top, 3, height) }
-    static func latex(_ syms: [ParsedSymbolInput]) -> String { RecognitionLaTeX.latex(MathParser.parse(syms)) }
+    static func latex(_ syms: [ParsedSymbolInput]) -> String { MathParser.parse(syms).latex }
 
     @Test func linearOperatorsAndNumbers() {
         let syms = [Self.digit("1", 0), Self.digit("2", 4), Self.s("+", 8, 6.6, 3, 3), Self.digit("3", 12),
@@ -96,9 +96,7 @@ enum MathFixture {
         #expect(MathParser.parse([Self.s("(", 0, 4.5, 1.5, 6.5), Self.digit("1", 2)]) == .row([.op("("), .number("1")]))
     }
 
-    @Test func controlWordBeforeALetterGetsItsSpace() {
-        #expect(RecognitionLaTeX.latex(.row([.identifier("π"), .identifier("x")])) == "\\pi x")
-        #expect(RecognitionLaTeX.latex(.row([.op("{"), .number("2"), .op("}")])) == "\\{2\\}")
+    @Test func emptyInputIsAnEmptyRow() {
         #expect(MathParser.parse([]) == .row([]))
     }
 }
@@ -283,6 +281,8 @@ enum MathFixture {
             #expect(Set(o.keys) == ["id", "latex", "mathml", "text", "value", "candidates", "ms"])
             #expect(o["id"] as? String == s.id && o["latex"] as? String == s.latex)
             #expect((o["candidates"] as? [String])?.first == s.latex)
+            #expect((o["mathml"] as? String)?.hasPrefix("<math") == true)
+            #expect((o["text"] as? String)?.isEmpty == false)
             #expect((o["ms"] as? Double).map { $0 >= 0 } == true)
         }
         let ev = try runQuire(["eval", "--math", "--jsonl", MathFixture.url.path, "--errors", "0"])
