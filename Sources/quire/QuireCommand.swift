@@ -162,9 +162,9 @@ struct EditCommand: ParsableCommand {
         var o = AppOptions()
         o.record = record
         o.file = file
+        var imported: EditImport.Imported?
         if let file {
             // Ink from elsewhere: edited as a new package beside it, said in the terminal and the window.
-            var imported: (path: String, note: String)?
             try runReporting { imported = try EditImport.prepare(file) }
             if let imported {
                 print("quire: \(imported.note)")
@@ -177,7 +177,13 @@ struct EditCommand: ParsableCommand {
         o.display = display
         if let g = geometry { (o.width, o.height) = try Self.size(g) }
         let status = QuireDesktop.run(o)
-        if status != 0 { throw ExitCode(status) }
+        if status != 0 {
+            if let imported, EditImport.discardIfUntouched(imported) {
+                let name = URL(fileURLWithPath: imported.path).lastPathComponent
+                FileHandle.standardError.write(Data("quire: removed \(name) again: the editor did not open it, and \(URL(fileURLWithPath: file ?? "").lastPathComponent) still holds the ink\n".utf8))
+            }
+            throw ExitCode(status)
+        }
     }
 }
 
