@@ -20,6 +20,10 @@ struct DrawOptions {
     /// Ink edges with Cairo's fast anti-aliasing (a 4x4 sub-pixel grid instead of 256x15): on
     /// screen at ink sizes it looks the same and fills in half the time; exports keep the best.
     var fastInk = false
+    /// Level of detail of ink, in device pixels (0: every point): centre lines are simplified
+    /// within this tolerance (`InkPath.simplify`). On screen it is well under half a pixel, so the
+    /// ink looks the same; exports keep every point.
+    var inkDetail = 0.0
 }
 
 /// Draws a `PartModel` with a `RenderState` using Cairo: ink, guides, typeset text, images,
@@ -125,7 +129,8 @@ public final class PageRenderer {
             if !options.skipText { drawText(cr, block: b, spacing: state.guideSpacing) }
             drawDecorations(cr, block: b, scale: scale * deviceScale)
             if options.fastInk { cr.setAntialias(.fast) }
-            drawStrokes(cr, strokes(part, inBlock: b.id), cull: cull, pressure: state.pressure, scale: scale * deviceScale, minWidth: minInk)
+            drawStrokes(cr, strokes(part, inBlock: b.id), cull: cull, pressure: state.pressure, scale: scale * deviceScale, minWidth: minInk,
+                        detail: options.inkDetail)
             cr.restore()
         }
         if options.onlyBlocks == nil {
@@ -135,7 +140,8 @@ public final class PageRenderer {
                 let orphans = orphanBlocks.flatMap { strokes(part, inBlock: $0) }.sorted { $0.seq < $1.seq }
                 cr.save()
                 if options.fastInk { cr.setAntialias(.fast) }
-                drawStrokes(cr, orphans, cull: visibleModel, pressure: state.pressure, scale: scale * deviceScale, minWidth: minInk)
+                drawStrokes(cr, orphans, cull: visibleModel, pressure: state.pressure, scale: scale * deviceScale, minWidth: minInk,
+                            detail: options.inkDetail)
                 cr.restore()
             }
         }
@@ -161,6 +167,20 @@ public final class PageRenderer {
         if options.overlay { drawLasso(cr, state.lasso) }
     }
 
+    /// The selection alone, over a page drawn without it (the window's tiles hold no selection).
+    /// `clip` is in view pixels; the matrix maps view pixels to the device.
+    func drawSelectionLayer(_ cr: CairoContext, part: PartModel, state: RenderState, clip: Rect) {
+        cr.save()
+        defer { cr.restore() }
+        cr.clip(to: clip)
+        cr.setAntialias(.default)
+        if let f = state.selectionFrame {
+            drawSelectionFrame(cr, f)
+        } else {
+            for r in selectionRects(part: part, state: state) where r.intersects(clip) { drawSelection(cr, r) }
+        }
+    }
+
     /// The dragged block and its descendants.
     func draggedIds(_ part: PartModel, _ state: RenderState) -> Set<String> {
         guard let id = state.dragBlockId, part.blocks[id] != nil else { return [] }
@@ -172,14 +192,15 @@ public final class PageRenderer {
         return out
     }
 
-    private func drawStrokes(_ cr: CairoContext, _ strokes: [InkStroke], cull: Rect, pressure: Bool, scale: Double, minWidth: Double) {
+    private func drawStrokes(_ cr: CairoContext, _ strokes: [InkStroke], cull: Rect, pressure: Bool, scale: Double, minWidth: Double,
+                             detail: Double = 0) {
         // Highlighter under pen ink, as on paper: it tints the writing instead of covering it.
         for pass in 0..<2 {
             for s in strokes where (s.tool == "highlighter") == (pass == 0) {
                 let w = theme.width(tool: s.tool, width: s.width)
                 guard strokeInkBounds(s, width: w, pressure: pressure).intersects(cull) else { continue }
                 InkPath.draw(cr, points: InkPath.points(of: s), tool: s.tool, color: theme.color(of: s), width: w,
-                             pressure: pressure, scale: scale, highlighterAlpha: theme.highlighterAlpha, minWidth: minWidth)
+                             pressure: pressure, scale: scale, highlighterAlpha: theme.highlighterAlpha, minWidth: minWidth, detail: detail)
             }
         }
     }
