@@ -62,6 +62,8 @@ public final class AppWindow: EditorDelegate {
         scale = max(1, dpi / 96)
         let layout = ToolbarLayout(kiosk: options.kiosk, scale: scale)
         let renderer = CairoRenderer()
+        // Input first: a render draws a few ms of tiles, and the loop comes back for the rest.
+        renderer.frameBudget = CairoRenderer.windowFrameBudget
         let editor = engine.createEditor(renderer: renderer, fontMetricsProvider: CairoFontMetrics())
         editor.pixelsPerMillimetre = dpi / 25.4
         view = EditorView(editor: editor, renderer: renderer, scale: scale)
@@ -168,6 +170,7 @@ public final class AppWindow: EditorDelegate {
                 let now = monotonicNs()
                 timeout = deadline <= now ? 0 : min(timeout, Int32((deadline - now) / 1_000_000) + 1)
             }
+            if view.renderer.needsRender { timeout = 0 }
             if events.wait(timeoutMs: timeout, wakeFD: wake.readFD) { wake.drain() }
         }
         latency.write(to: options.latencyLog)
