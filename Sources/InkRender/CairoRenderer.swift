@@ -266,11 +266,12 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
                 options.inkDetail = detailStorage
                 let rects = full ? [state.viewRect] : Self.coalesce(damage.rects + pageRects).compactMap { Self.pixelRect($0, state) }
                 let deadline = budgetStorage.map { monotonicNanoseconds() &+ UInt64(max(0, $0) * 1e9) }
+                var drew = 0
                 for r in rects {
                     if tiled {
                         options.selection = false
                         left += tiles.paint(r, into: page, part: part, state: state, renderer: pageRenderer, options: options,
-                                            deadline: deadline, keepsPreview: preview)
+                                            deadline: deadline, keepsPreview: preview, drew: &drew)
                         pageRenderer.drawSelectionLayer(CairoContext(page), part: part, state: state, clip: r)
                     } else {
                         pageRenderer.draw(CairoContext(page), part: part, state: state, clip: full ? nil : r, options: options)

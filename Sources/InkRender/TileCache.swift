@@ -97,9 +97,10 @@ final class TileCache {
     /// Paints view rectangle `rect` of the page (whole pixels) onto `page`, drawing what its tiles
     /// lack. Past `deadline` (monotonic ns) a tile drawn before shows as it was and a new one
     /// leaves what `page` shows there (`keepsPreview`: the previous zoom scaled) or the
-    /// background; returns the view rectangles so left.
+    /// background; returns the view rectangles so left. `drew` counts the tiles drawn (across
+    /// the calls of one render: the first is always drawn).
     func paint(_ rect: Rect, into page: CairoSurface, part: PartModel, state: RenderState, renderer: PageRenderer,
-               options: DrawOptions, deadline: UInt64?, keepsPreview: Bool = false) -> [Rect] {
+               options: DrawOptions, deadline: UInt64?, keepsPreview: Bool = false, drew: inout Int) -> [Rect] {
         let level = Level(state)
         let o = Level.origin(state)
         let n = Double(Self.size)
@@ -107,7 +108,6 @@ final class TileCache {
         let y0 = Int(((rect.y - o.y) / n).rounded(.down)), y1 = Int(((rect.maxY - o.y) / n).rounded(.up)) - 1
         guard x0 <= x1, y0 <= y1 else { return [] }
         var left: [Rect] = []
-        var drew = 0
         let cr = CairoContext(page)
         cr.clip(to: rect)
         cr.setOperator(.source)
@@ -117,7 +117,7 @@ final class TileCache {
                 let tileView = Rect(x: o.x + Double(x) * n, y: o.y + Double(y) * n, width: n, height: n)
                 let tile = tiles[index]
                 if tile?.clean != true {
-                    // At least one tile per call, so a render always makes progress.
+                    // At least one tile per render (`drew` counts them), so rendering always makes progress.
                     if let deadline, drew > 0, monotonicNanoseconds() >= deadline {
                         // Out of time: a tile drawn before shows as it was (what changed there is
                         // still on the live layer, or about to be), a new one shows a stand-in.
