@@ -204,7 +204,8 @@ public final class AppWindow: EditorDelegate {
 
     private func present() {
         view.present()
-        if mapped, !announced {
+        // Ready once the page is all drawn (the first frame is drawn a budget at a time).
+        if mapped, !announced, !view.renderer.needsRender {
             announced = true
             events.sync()
             let line = String(format: "quire: ready window=0x%lx canvas=0x%lx x=0 y=%d width=%d height=%d scale=%.3f\n",
