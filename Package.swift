@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "InkFormatsTests", dependencies: ["InkFormats", "InkModel", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
                     exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "InkRecognitionTests", dependencies: ["InkRecognition", "QuireTools", "QuireTestSupport"], swiftSettings: strict),
-        .testTarget(name: "InkMathTests", dependencies: ["InkMath"], swiftSettings: strict),
+        .testTarget(name: "InkMathTests", dependencies: ["InkMath", "InkModel"], swiftSettings: strict),
         .testTarget(name: "InkRenderTests", dependencies: ["InkRender", "InkModel", "QuireTools"], exclude: ["Golden"], swiftSettings: strict),
         .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireApp", "QuireTools", "QuireTestSupport", "quire", "CCairo", "CX11"], exclude: ["Fixtures"],
                     swiftSettings: strict),
