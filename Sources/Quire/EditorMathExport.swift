@@ -71,3 +71,15 @@ extension Editor {
         return v
     }
 }
+
+extension Editor {
+    /// What the clipboard offers for a block's math besides its plain text: LaTeX
+    /// (`application/x-latex`, `text/x-tex`) and MathML (`application/mathml+xml`, `MathML`);
+    /// none for a block without recognized math.
+    public func mathClipboardOffers(_ block: ContentBlock) -> [String: Data] {
+        guard let m = attached?.model, let b = block.data, let latex = try? exportLaTeX(b, model: m),
+              let mathml = try? exportMathML(b, model: m) else { return [:] }
+        return ["application/x-latex": Data(latex.utf8), "text/x-tex": Data(latex.utf8),
+                "application/mathml+xml": Data(mathml.utf8), "MathML": Data(mathml.utf8)]
+    }
+}

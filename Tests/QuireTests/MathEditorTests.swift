@@ -146,3 +146,20 @@ final class ScriptedMathRecognizer: BlockPropertiesRecognizer, @unchecked Sendab
         #expect(try f.editor.export(nil, mimeType: .latex) == "12+7=")
     }
 }
+
+@Suite struct MathClipboardTests {
+    @Test func clipboardOffersLaTeXAndMathML() throws {
+        let f = try Fixture(type: "Text Document")
+        f.editor.register(ScriptedMathRecognizer([("2^{10}=", ["2", "1", "0", "="])]))
+        let math = try f.editor.addBlock(at: Point(x: 20, y: 60), type: "Math")
+        let box = f.editor.viewTransform.apply(math.box)
+        try MathEditorTests.writeLine(f, symbols: 4, x: box.x + 10, y: box.y + box.height / 2)
+        try f.editor.waitForIdle()
+        let offers = f.editor.mathClipboardOffers(math)
+        #expect(offers["application/x-latex"] == Data("2^{10}=1024".utf8))
+        #expect(offers["text/x-tex"] == offers["application/x-latex"])
+        #expect(String(decoding: offers["application/mathml+xml"] ?? Data(), as: UTF8.self).contains("<msup><mn>2</mn><mn>10</mn></msup>"))
+        let text = try f.editor.addBlock(at: Point(x: 20, y: 20), type: "Text")
+        #expect(f.editor.mathClipboardOffers(text).isEmpty)
+    }
+}
