@@ -83,3 +83,24 @@ extension Editor {
                 "application/mathml+xml": Data(mathml.utf8), "MathML": Data(mathml.utf8)]
     }
 }
+
+/// One expression of a Math block as the editor shows it.
+public struct MathLine: Sendable, Hashable {
+    /// The expression as written.
+    public var node: MathNode
+    /// What the solver made of it (result, diagnostic, the line with its result).
+    public var solution: MathSolution
+    /// Typeset in place of its ink (converted), else ink.
+    public var converted: Bool
+}
+
+extension Editor {
+    /// The expressions of the Math blocks at or under `block` (nil: the whole part), top to
+    /// bottom, each solved in order (`math.solver.*`).
+    public func mathLines(_ block: ContentBlock? = nil) throws -> [MathLine] {
+        let (m, b) = try exportTarget(block)
+        return mathBlocks(b, model: m).flatMap { mb in
+            MathBlocks.solved(mb, options: mathSolverOptions).map { MathLine(node: $0.entry.node, solution: $0.solution, converted: $0.entry.converted != nil) }
+        }
+    }
+}
