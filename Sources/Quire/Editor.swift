@@ -36,6 +36,9 @@ public final class Editor {
     public let toolController = ToolController()
     /// Records what this editor receives to a session file (see `SessionRecorder`); nil: nothing is recorded.
     public var recorder: SessionRecorder?
+    /// Told why each finished pen stroke was or was not taken for a gesture (the inspector); nil:
+    /// the classifier explains nothing and costs nothing more.
+    public var gestureObserver: ((GestureExplanation) -> Void)?
 
     let viewport = Viewport()
     let history = History()
