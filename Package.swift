@@ -51,7 +51,7 @@ let package = Package(
         // Kiosk forms: a spec, one part and editor per field, values, and submissions in SQLite.
         .target(name: "QuireForms", dependencies: ["Quire", "InkModel", "InkRender", .product(name: "GRDB", package: "GRDB.swift")],
                 swiftSettings: strict),
-        .target(name: "QuireApp", dependencies: ["Quire", "CX11"], swiftSettings: strict),
+        .target(name: "QuireApp", dependencies: ["Quire", "QuireForms", "CX11"], swiftSettings: strict),
         // Evaluation, benchmarks and synthetic data: for the CLI and the fuzzer, not in the `Quire` product.
         .target(name: "QuireTools", dependencies: ["Quire", "InkRecognition", "InkMath"], swiftSettings: strict),
         .executableTarget(name: "quire",
@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "InkRenderTests", dependencies: ["InkRender", "InkModel", "QuireTools"], exclude: ["Golden"], swiftSettings: strict),
         .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireApp", "QuireTools", "InkMath", "QuireTestSupport", "quire", "CCairo", "CX11"], exclude: ["Fixtures"],
                     swiftSettings: strict),
-        .testTarget(name: "QuireFormsTests", dependencies: ["QuireForms", "Quire", "InkModel", "QuireTestSupport", "quire"],
+        .testTarget(name: "QuireFormsTests", dependencies: ["QuireForms", "QuireApp", "Quire", "InkModel", "QuireTestSupport", "quire"],
                     exclude: ["Fixtures"], swiftSettings: strict),
         // X11 harness (Xvfb / Xorg+inputtest), window tests of `quire edit`, install test.
         .testTarget(name: "QuireAppTests", dependencies: ["quire", "QuireApp", "InkModel", "QuireTestSupport", "CX11", "CCairo"], swiftSettings: strict),
