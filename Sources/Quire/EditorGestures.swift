@@ -252,7 +252,7 @@ extension Editor {
                 if let i = u.wordIndex {
                     var st = Set(nb.words[i].styles)
                     if allHave { st.remove(style) } else { st.insert(style) }
-                    nb.words[i].styles = ["underline", "surround"].filter { st.contains($0) }
+                    nb.words[i].styles = Self.wordStyles.filter { st.contains($0) }
                 }
                 if allHave { pending.subtract(u.strokeIds) } else if u.wordIndex == nil { pending.formUnion(u.strokeIds) }
             }

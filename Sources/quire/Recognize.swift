@@ -109,10 +109,16 @@ struct RecognizeCommand: ParsableCommand {
     @Option(help: "With --jsonl: at most this many samples.") var limit: Int?
     @Flag(name: .customLong("validation-only"), help: "With --jsonl: only writers of the validation split.") var validationOnly = false
     @OptionGroup var flags: RecognitionFlags
+    @OptionGroup var mathFlags: MathFlags
     @OptionGroup var recovery: RecoveryOptions
 
     func run() throws {
         try runReporting {
+            if mathFlags.math {
+                guard jsonl else { throw QuireError(.invalidArgument, "--math reads JSON-lines expressions: give --jsonl (a package's Math blocks are read as math without it)") }
+                try RecognizeMath.samples(path: file, limit: limit, json: json, recognizer: try mathFlags.recognizer())
+                return
+            }
             let adapter = try flags.adapter()
             if jsonl { try recognizeSamples(adapter) } else { try recognizePackage(adapter) }
         }
@@ -140,6 +146,13 @@ struct RecognizeCommand: ParsableCommand {
             try editor.setPart(p)
             var blocks: [JSONValue] = []
             for b in RecognizeImported.blocks(editor.rootBlock) {
+                if b.kind == .math {
+                    // Math blocks print their LaTeX, one expression a line.
+                    let result = try mathFlags.adapter().recognizeMath(try editor.recognitionRequest(for: b))
+                    texts.append(result.latex)
+                    blocks.append(RecognizeMath.json(block: b, result: result))
+                    continue
+                }
                 let words = try adapter.recognize(try RecognizeImported.request(editor, for: b))
                 let text = Self.text(words)
                 texts.append(text)
@@ -225,7 +238,9 @@ struct EvalCommand: ParsableCommand {
     @Option(help: "Words on the timed page (0: no page).") var pageWords = 500
     @Option(help: "wall (default) or cpu: time with the thread's CPU clock, for a machine busy with other work.")
     var clock: SampleFile.Clock = .wall
+    @Option(help: "With --math: how many symbol confusions and wrong expressions to list.") var errors = 15
     @OptionGroup var flags: RecognitionFlags
+    @OptionGroup var mathFlags: MathFlags
 
     static let categories = SampleEvaluation.categories
 
@@ -271,6 +286,11 @@ struct EvalCommand: ParsableCommand {
         try runReporting {
             guard !jsonl.isEmpty else { throw QuireError(.invalidArgument, "give one or more sample files with --jsonl FILE...") }
             if let limit, limit <= 0 { throw QuireError(.invalidArgument, "--limit must be positive") }
+            if mathFlags.math {
+                try RecognizeMath.evaluate(paths: jsonl, limit: limit, cpuClock: clock == .cpu, errors: max(0, errors),
+                                           recognizer: try mathFlags.recognizer())
+                return
+            }
             let adapter = try flags.adapter()
             if validationOnly && tuningOnly { throw QuireError(.invalidArgument, "--validation-only and --lm-tuning-writers exclude each other") }
             let (recognizer, configured) = try adapter.configured(options: flags.options)
