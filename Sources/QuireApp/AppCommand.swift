@@ -42,6 +42,8 @@ enum AppCommand: Equatable, Sendable {
     case selectCandidate(WordRef, Int)
     case zoomIn, zoomOut
     case toggleFullscreen
+    /// Shows or hides the recognition debug overlay and the inspector panel (F12).
+    case toggleInspector
     /// Saves and closes the window.
     case quit
     /// Clears the selection and the selected word.
@@ -121,6 +123,7 @@ struct KeyMap: Sendable {
         }
         switch k.key {
         case .f11: return kiosk ? nil : .toggleFullscreen
+        case .f12: return kiosk ? nil : .toggleInspector
         case .delete: return .removeBlock(nil)
         case .escape: return .clearSelection
         case .backspace: return .typeText("\u{8}")

@@ -16,11 +16,13 @@ public final class AppWindow: EditorDelegate {
     private let canvasWindow: XChildWindow
     private let barWindow: XChildWindow
     private let popupWindow: XChildWindow
+    private let panelWindow: XChildWindow
     private let clipboard: XClipboard
     private let events: XEventSource
     private let toolbar: ToolbarController
     private let bar: CandidateBarController
     private let popup: PopupController
+    private let inspector: InspectorPanelController
     private let dispatcher: CommandDispatcher
     private let pointer: PointerController
     private let keyMap: KeyMap
@@ -88,6 +90,7 @@ public final class AppWindow: EditorDelegate {
         canvasWindow = try top.createChild(frame: Rect(x: 0, y: tb, width: w, height: max(1, h - tb)), keepContent: true, structureEvents: true)
         barWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
         popupWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
+        panelWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
         clipboard = display.makeClipboard(window: top)
         events = display.makeEventSource(top: top, clipboard: clipboard)
         events.overrides = DeviceClassifier.overrides(conf[.inputDevices])
@@ -96,6 +99,7 @@ public final class AppWindow: EditorDelegate {
         toolbar.showQuietly((warnings + [options.openingNote, session.openingNote]).filter { !$0.isEmpty }.joined(separator: " "), seconds: 8)
         bar = CandidateBarController(view: view, window: barWindow, tracer: tracer)
         popup = PopupController(view: view, window: popupWindow, tracer: tracer)
+        inspector = InspectorPanelController(view: view, window: panelWindow, tracer: tracer)
         dispatcher = CommandDispatcher(view: view, session: session, clipboard: clipboard, scale: scale)
         pointer = PointerController(view: view, dispatcher: dispatcher, bar: bar, popup: popup, latency: latency)
         try view.attach(canvas: canvasWindow, highlight: canvasWindow.makeOverlaySurface(), width: size.width, height: Int(max(1, h - tb)))
@@ -116,6 +120,7 @@ public final class AppWindow: EditorDelegate {
         popup.host = self
         popup.perform = { [unowned self] in dispatcher.perform($0) }
         bar.keepAbove = { [unowned self] in popup.raise() }
+        inspector.followedBlockId = { [unowned self] in bar.activeBlockId }
         let events = events
         tracer.sync = { events.sync() }
         pointer.flush = { events.flush() }
@@ -155,6 +160,7 @@ public final class AppWindow: EditorDelegate {
             }
             editor.processPendingResults()
             if bar.needsUpdate { bar.update() }
+            if inspector.needsUpdate, !editor.hasActivePointers { inspector.update() }
             present()
             paintToolbar()
             events.flush()
@@ -232,6 +238,8 @@ public final class AppWindow: EditorDelegate {
                 bar.repaint()
             } else if last, window == popupWindow.id {
                 popup.repaint()
+            } else if last, window == panelWindow.id {
+                inspector.repaint()
             }
         case .mapped(let window):
             if window == top.id {
@@ -263,6 +271,7 @@ public final class AppWindow: EditorDelegate {
         try? view.setFrame(Rect(x: 0, y: tb, width: Double(size.width), height: max(1, Double(size.height) - tb)))
         popup.close()
         bar.dirty = true
+        inspector.dirty = true
         paintToolbar(force: true)
     }
 
@@ -321,6 +330,7 @@ public final class AppWindow: EditorDelegate {
     public func contentChanged(_ editor: Editor, blockIds: [String]) {
         session.contentChanged()
         bar.dirty = true
+        inspector.dirty = true
     }
 
     public func gestureApplied(_ editor: Editor, gesture: Gesture) {
@@ -344,8 +354,9 @@ extension AppWindow: CommandHost {
     func quit() { finish(save: true) }
     func openContextMenu(at p: Point) { popup.openContextMenu(at: p) }
     func openCandidates(_ ref: WordRef, at p: Point) { popup.openCandidates(ref, at: p) }
-    func overlaysChanged() { bar.dirty = true }
+    func overlaysChanged() { bar.dirty = true; inspector.dirty = true }
     func openPens(at p: Point) { popup.openPens(tool: dispatcher.currentTool, at: p) }
+    func toggleInspector() { inspector.toggle() }
 }
 
 /// The desktop app's entry point.

@@ -18,6 +18,8 @@ protocol CommandHost: AnyObject {
     /// Starts asking for an image file's path.
     func promptForImage()
     func toggleFullscreen()
+    /// Shows or hides the debug overlay and the inspector panel.
+    func toggleInspector()
     /// Saves and leaves the event loop.
     func quit()
     func openContextMenu(at p: Point)
@@ -117,6 +119,7 @@ final class CommandDispatcher {
         case .zoomIn: editor.zoom(by: 1.25, at: view.center)
         case .zoomOut: editor.zoom(by: 0.8, at: view.center)
         case .toggleFullscreen: host?.toggleFullscreen()
+        case .toggleInspector: host?.toggleInspector()
         case .quit: host?.quit()
         case .clearSelection:
             editor.setSelection([])
