@@ -16,6 +16,8 @@ enum AppCommand: Equatable, Sendable {
     case convertWord(WordRef)
     /// Adds an empty Text block below the content and selects it.
     case addTextBlock
+    /// Adds an empty Math block below the content and selects it: writing in it reads math.
+    case addMathBlock
     /// Asks for an image file's path (typed in the toolbar) to insert.
     case insertImage
     case save
@@ -67,6 +69,7 @@ extension ToolbarCommand {
         case .clear: .clear
         case .convert: .convert
         case .text: .addTextBlock
+        case .math: .addMathBlock
         case .image: .insertImage
         case .save: .save
         case .pens: .pens(at: nil)

@@ -3,7 +3,7 @@ import Quire
 
 /// The toolbar's commands.
 public enum ToolbarCommand: String, CaseIterable, Sendable {
-    case pen, highlighter, eraser, selector, pens, undo, redo, clear, convert, text, image, save
+    case pen, highlighter, eraser, selector, pens, undo, redo, clear, convert, text, math, image, save
 
     var label: String {
         switch self {
@@ -17,6 +17,7 @@ public enum ToolbarCommand: String, CaseIterable, Sendable {
         case .clear: "Clear"
         case .convert: "Convert"
         case .text: "Text"
+        case .math: "Math"
         case .image: "Image"
         case .save: "Save"
         }

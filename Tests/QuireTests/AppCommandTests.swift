@@ -71,7 +71,7 @@ import Testing
     @Test func toolbarButtonsNameTheirCommands() {
         let expected: [ToolbarCommand: AppCommand] = [
             .pen: .tool(.pen), .highlighter: .tool(.highlighter), .eraser: .tool(.eraser), .selector: .tool(.selector), .pens: .pens(at: nil),
-            .undo: .undo, .redo: .redo, .clear: .clear, .convert: .convert, .text: .addTextBlock, .image: .insertImage, .save: .save,
+            .undo: .undo, .redo: .redo, .clear: .clear, .convert: .convert, .text: .addTextBlock, .math: .addMathBlock, .image: .insertImage, .save: .save,
         ]
         for c in ToolbarCommand.allCases { #expect(c.command == expected[c], "\(c)") }
         #expect(ToolbarLayout(kiosk: true, scale: 1).commands == ToolbarCommand.allCases.filter { $0 != .image && $0 != .save })
@@ -142,6 +142,9 @@ import Testing
         #expect(s.editor.rootBlock?.children.isEmpty ?? true)
         s.dispatcher.perform(.addTextBlock)
         #expect(s.editor.selection.count == 1 && s.host.messages.last == "Type to add text to the new block.")
+        s.dispatcher.perform(.addMathBlock)
+        let math = try #require(s.editor.selection.first.flatMap { s.editor.getBlockById($0) })
+        #expect(math.type == "Math" && s.editor.rootBlock?.children.count == 2)
     }
 
     @Test func toolsZoomDeleteAndWindowCommands() throws {
