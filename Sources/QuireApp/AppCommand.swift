@@ -41,6 +41,10 @@ enum AppCommand: Equatable, Sendable {
     case contextMenu(at: Point?)
     /// Types text into the selected Text block (or a new one); "\u{8}" deletes backwards.
     case typeText(String)
+    /// The notebook's pages (`QuireApp/Notebook/`).
+    case page(PageCommand)
+    /// New, Open, Save As, exports (`QuireApp/Notebook/`).
+    case file(FileCommand)
 }
 
 extension ToolbarCommand {
@@ -58,6 +62,10 @@ extension ToolbarCommand {
         case .text: .addTextBlock
         case .image: .insertImage
         case .save: .save
+        case .file: .file(.menu)
+        case .previousPage: .page(.previous)
+        case .pages: .page(.toggleStrip)
+        case .nextPage: .page(.next)
         }
     }
 }
@@ -94,7 +102,9 @@ struct KeyMap: Sendable {
                 switch c.lowercased() {
                 case "z": return k.shift ? .redo : .undo
                 case "y": return .redo
-                case "s": return .save
+                case "s": return kiosk ? .save : k.shift ? .file(.saveAs(nil)) : .save
+                case "n": return kiosk ? nil : .file(.new)
+                case "o": return kiosk ? nil : .file(.open(nil))
                 case "c": return .copy
                 case "v": return .paste(at: nil)
                 case "+", "=": return .zoomIn
@@ -110,6 +120,8 @@ struct KeyMap: Sendable {
         }
         switch k.key {
         case .f11: return kiosk ? nil : .toggleFullscreen
+        case .pageUp: return .page(.previous)
+        case .pageDown: return .page(.next)
         case .delete: return .removeBlock(nil)
         case .escape: return .clearSelection
         case .backspace: return .typeText("\u{8}")

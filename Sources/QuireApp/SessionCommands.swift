@@ -31,7 +31,7 @@ extension AppCommand {
         case .zoomOut: return named("zoomOut")
         case .clearSelection: return named("clearSelection")
         case .typeText(let s): return named("typeText", ["text": .string(s)])
-        case .insertImage, .save, .exportBlock, .showCandidates, .toggleFullscreen, .quit, .contextMenu:
+        case .insertImage, .save, .exportBlock, .showCandidates, .toggleFullscreen, .quit, .contextMenu, .page, .file:
             return nil
         }
     }

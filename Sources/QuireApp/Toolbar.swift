@@ -3,7 +3,7 @@ import Quire
 
 /// The toolbar's commands.
 public enum ToolbarCommand: String, CaseIterable, Sendable {
-    case pen, highlighter, eraser, selector, undo, redo, clear, convert, text, image, save
+    case file, pen, highlighter, eraser, selector, undo, redo, clear, convert, text, image, save, previousPage, pages, nextPage
 
     var label: String {
         switch self {
@@ -18,6 +18,10 @@ public enum ToolbarCommand: String, CaseIterable, Sendable {
         case .text: "Text"
         case .image: "Image"
         case .save: "Save"
+        case .file: "File"
+        case .previousPage: "\u{25C0}"
+        case .pages: "Pages"
+        case .nextPage: "\u{25B6}"
         }
     }
 
@@ -40,7 +44,7 @@ public struct ToolbarLayout: Sendable {
 
     public init(kiosk: Bool, scale: Double) {
         // A kiosk has no files to pick or save: it saves on its own.
-        commands = ToolbarCommand.allCases.filter { !kiosk || ($0 != .image && $0 != .save) }
+        commands = ToolbarCommand.allCases.filter { !kiosk || ($0 != .image && $0 != .save && $0 != .file) }
         self.scale = scale
     }
 
@@ -54,7 +58,7 @@ public struct ToolbarLayout: Sendable {
         for c in commands {
             let w = max(44 * scale, ChromePainter.labelWidth(c.label, scale: scale) + 20 * scale)
             out.append((c, Rect(x: x, y: 5 * scale, width: w, height: Double(height) - 10 * scale)))
-            x += w + (c == .selector || c == .clear ? 14 : 5) * scale
+            x += w + (c == .file || c == .selector || c == .clear || c == .save ? 14 : 5) * scale
         }
         return out
     }

@@ -153,6 +153,7 @@ struct EditCommand: ParsableCommand {
         var o = AppOptions()
         o.record = record
         o.file = file
+        o.importer = { try EditImport.prepare($0) }
         if let file {
             // Ink from elsewhere: edited as a new package beside it, said in the terminal and the window.
             var imported: (path: String, note: String)?
