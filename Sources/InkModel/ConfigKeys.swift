@@ -78,6 +78,10 @@ extension ConfigKey where Value == Double {
     public static let imageMaxPixels = ConfigKey("image.max-pixels", default: 40_000_000)
     /// Idle time before the app saves, seconds.
     public static let appAutosaveIdleSeconds = ConfigKey("app.autosave.idle-seconds", default: 3)
+    /// A kiosk form with ink and no input for this long is cleared (a countdown shows first), seconds.
+    public static let formsIdleResetSeconds = ConfigKey("forms.idle-reset-seconds", default: 60)
+    /// How long a kiosk form's thank-you screen stays before the empty form is back, seconds.
+    public static let formsThanksSeconds = ConfigKey("forms.thanks-seconds", default: 5)
 }
 
 extension ConfigKey where Value == Int {

@@ -152,7 +152,11 @@ public final class PageRenderer {
         }
         cr.restore()
         if options.selection {
-            for r in selectionRects(part: part, state: state) { drawSelection(cr, r) }
+            if let f = state.selectionFrame {
+                drawSelectionFrame(cr, f)
+            } else {
+                for r in selectionRects(part: part, state: state) { drawSelection(cr, r) }
+            }
         }
         if options.overlay { drawLasso(cr, state.lasso) }
     }
@@ -213,7 +217,8 @@ public final class PageRenderer {
     /// View-pixel rectangles of the selection highlight (including its outline).
     func selectionRects(part: PartModel, state: RenderState) -> [Rect] {
         let dragged = draggedIds(part, state)
-        return state.selectedBlockIds.sorted().compactMap { id in
+        let frame = state.selectionFrame.map { [$0.drawnRect] } ?? []
+        return frame + state.selectedBlockIds.sorted().compactMap { id in
             guard let b = part.blocks[id], var e = subtreeExtent(part, id, pressure: state.pressure) else { return nil }
             if id == part.rootId, !b.box.isEmpty { e = b.box }
             if dragged.contains(id) { e = e.offsetBy(dx: state.dragOffset.x, dy: state.dragOffset.y) }
@@ -238,6 +243,36 @@ public final class PageRenderer {
             }
             cr.fill()
         }
+    }
+
+    /// A lasso selection: dashed outline, square corner handles and the round rotate handle
+    /// on a stem, white-filled so they show on ink.
+    private func drawSelectionFrame(_ cr: CairoContext, _ f: SelectionFrame) {
+        let sel = theme.selectionColor
+        let r = f.box
+        cr.save()
+        cr.setSource(sel, alphaScale: theme.selectionFillAlpha * 0.5)
+        cr.rectangle(r)
+        cr.fill()
+        cr.setSource(sel)
+        cr.setLineWidth(max(theme.selectionWidth, 1))
+        cr.setDash([5, 3])
+        cr.rectangle(r.x.rounded() + 0.5, r.y.rounded() + 0.5, r.width.rounded(), r.height.rounded())
+        cr.stroke()
+        cr.setDash([])
+        let h = f.handleSize, top = Point(x: r.midX, y: r.y), knob = f.rotateHandle
+        cr.moveTo(top.x, top.y)
+        cr.lineTo(knob.x, knob.y + h / 2)
+        cr.stroke()
+        for c in f.corners { cr.rectangle((c.x - h / 2).rounded(), (c.y - h / 2).rounded(), h, h) }
+        cr.newSubPath()
+        cr.arc(knob.x, knob.y, radius: h / 2, from: 0, to: 2 * Double.pi)
+        cr.setSourceRGB(1, 1, 1)
+        cr.fillPreserve()
+        cr.setSource(sel)
+        cr.setLineWidth(1.5)
+        cr.stroke()
+        cr.restore()
     }
 
     /// Draws the lasso polygon (view pixels) with the identity-to-view matrix current.

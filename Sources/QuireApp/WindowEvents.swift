@@ -84,6 +84,23 @@ func monotonicNs() -> UInt64 {
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
 }
 
+/// Turns the window system's event times into the editor's (milliseconds since 1970).
+final class EventClock {
+    /// Wall clock minus monotonic clock, ms, taken once: events stamped in the same server
+    /// millisecond then get the same time, and later events never get an earlier one (sampling
+    /// both clocks per event jittered by a millisecond, which could put a double tap's second tap
+    /// before its first).
+    private let wallMinusMonoMs = Int64((Date().timeIntervalSince1970 * 1000).rounded()) - Int64(monotonicNs() / 1_000_000)
+
+    /// Milliseconds since 1970 for a server timestamp. Xorg and Xvfb stamp events with
+    /// CLOCK_MONOTONIC milliseconds; when that does not hold, the arrival time is used.
+    func epochMs(_ serverTime: UInt) -> Int64 {
+        let mono = Int64(monotonicNs() / 1_000_000)
+        let age = (mono & 0xFFFF_FFFF) - Int64(serverTime)
+        return ((0...60_000).contains(age) ? mono - age : mono) + wallMinusMonoMs
+    }
+}
+
 /// A child window the app paints with Cairo (the canvas, the candidates bar, a popup).
 protocol PaintedWindow: AnyObject {
     var id: WindowID { get }
