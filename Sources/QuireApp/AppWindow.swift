@@ -226,6 +226,10 @@ public final class AppWindow: EditorDelegate {
     }
 
     private func paintToolbar(force: Bool = false) {
+        let nb = session.notebook
+        toolbar.latched = notebook.strip.visible ? [.pages] : []
+        toolbar.disabled = Set([nb.map { $0.currentIndex == 0 } == true ? ToolbarCommand.previousPage : nil,
+                                nb.map { $0.currentIndex + 1 >= $0.pageCount } == true ? .nextPage : nil].compactMap { $0 })
         toolbar.paint(width: size.width, scale: scale, tool: dispatcher.currentTool,
                       canUndo: editor.canUndo || session.notebook?.canRestoreDeletedPage == true,
                       canRedo: editor.canRedo, theme: view.renderer.theme, force: force)

@@ -139,13 +139,18 @@ final class ToolbarController {
     }
 
     /// Repaints when what the toolbar shows changed (or always with `force`).
+    /// Buttons drawn held down (Pages while the page strip shows) and greyed out (◀ on the first page).
+    var latched: Set<ToolbarCommand> = []
+    var disabled: Set<ToolbarCommand> = []
+
     func paint(width: Int, scale: Double, tool: Tool, canUndo: Bool, canRedo: Bool, theme: Theme, force: Bool = false) {
-        let sig = "\(tool)|\(canUndo)|\(canRedo)|\(message)|\(prompt ?? "-")|\(pressed?.rawValue ?? "")|\(width)"
+        let sig = "\(tool)|\(canUndo)|\(canRedo)|\(message)|\(prompt ?? "-")|\(pressed?.rawValue ?? "")|\(width)|"
+            + "\(latched.map(\.rawValue).sorted())|\(disabled.map(\.rawValue).sorted())"
         guard force || sig != signature else { return }
         signature = sig
         let buttons = layout.frames().map { c, f in
-            ChromeButton(id: c.rawValue, label: c.label, frame: f, active: c.tool == tool || c == pressed,
-                         enabled: c == .undo ? canUndo : c == .redo ? canRedo : true)
+            ChromeButton(id: c.rawValue, label: c.label, frame: f, active: c.tool == tool || c == pressed || latched.contains(c),
+                         enabled: c == .undo ? canUndo : c == .redo ? canRedo : !disabled.contains(c))
         }
         let text = prompt.map { "Image file: \($0)_  (Enter to insert, Esc to cancel)" } ?? message
         ChromePainter.drawToolbar(on: window.surface, width: width, height: layout.height, scale: scale, buttons: buttons,

@@ -55,7 +55,7 @@ final class NotebookController {
         do {
             switch command {
             case .next:
-                if try !nb.next() { show("This is the last page (New page: + in the page strip).", seconds: 3) }
+                if try !nb.next() { show("This is the last page (Pages, then New, adds one).", seconds: 3) }
             case .previous:
                 if try !nb.previous() { show("This is the first page.", seconds: 3) }
             case .goTo(let i): try nb.goTo(i)
