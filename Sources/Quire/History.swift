@@ -107,6 +107,20 @@ final class History {
         return t
     }
 
+    /// Both stacks, kept while another part is attached (a notebook's other pages).
+    struct Saved {
+        fileprivate let undo: [Transaction]
+        fileprivate let redo: [Transaction]
+    }
+
+    func saved() -> Saved { Saved(undo: undoStack, redo: redoStack) }
+
+    /// Puts back the stacks of the part attached again, as they were when it was left.
+    func restore(_ s: Saved) {
+        undoStack = s.undo
+        redoStack = s.redo
+    }
+
     /// Forgets every step (another part was attached).
     func clear() {
         undoStack.removeAll()
