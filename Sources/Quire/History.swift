@@ -73,6 +73,8 @@ final class History {
 
     var canUndo: Bool { !undoStack.isEmpty }
     var canRedo: Bool { !redoStack.isEmpty }
+    /// How many steps can be undone.
+    var undoCount: Int { undoStack.count }
     /// How many changes the undo stack holds (what undo keeps in memory grows with it).
     var undoChangeCount: Int { undoStack.reduce(0) { $0 + $1.changes.count } }
 

@@ -16,6 +16,9 @@ public final class Notebook {
     private var histories: [String: History.Saved] = [:]
     /// Deleted pages and where they were, newest last: restorable until the next save.
     private var deleted: [(part: ContentPart, index: Int)] = []
+    /// The page shown right after the latest deletion and its undo depth then: while both hold,
+    /// the deletion is the latest step.
+    private var afterDelete: (part: ContentPart, undoCount: Int)?
 
     /// The kinds a new page may have, the default (Text Document) first.
     public static let pageTypes: [PartType] = [.textDocument, .math, .drawing, .diagram, .rawContent, .text]
@@ -139,16 +142,25 @@ public final class Notebook {
         try package.removePart(part)
         deleted.append((part, i))
         currentIndex = try indexOfCurrent()
+        if let shown = editor.part { afterDelete = (shown, editor.history.undoCount) }
     }
 
     /// True while a deleted page can be restored.
     public var canRestoreDeletedPage: Bool { !deleted.isEmpty }
+
+    /// True when deleting a page was the latest thing done (nothing written or undone since, no
+    /// other page shown): Undo should restore it rather than undo the page's own latest step.
+    public var deletionIsLatestStep: Bool {
+        guard !deleted.isEmpty, let a = afterDelete else { return false }
+        return a.part === editor.part && a.undoCount == editor.history.undoCount
+    }
 
     /// Puts the latest deleted page back where it was and shows it; false when there is none.
     @discardableResult public func restoreDeletedPage() throws -> Bool {
         guard let (part, index) = deleted.last else { return false }
         try package.restorePart(part, at: min(index, pageCount))
         deleted.removeLast()
+        afterDelete = nil
         currentIndex = try indexOfCurrent()
         try goTo(try indexOf(part))
         return true
@@ -161,6 +173,7 @@ public final class Notebook {
             histories[part.id] = nil
         }
         deleted.removeAll()
+        afterDelete = nil
     }
 
     /// Moves page `from` to position `to`; the page shown stays shown.

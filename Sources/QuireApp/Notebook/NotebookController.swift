@@ -85,9 +85,10 @@ final class NotebookController {
         host?.notebookChanged()
     }
 
-    /// Undo with nothing left to undo on the page brings back the latest deleted page.
+    /// Undo right after a page was deleted, or with nothing left to undo on the page, brings back
+    /// the latest deleted page.
     func restoreInsteadOfUndo() -> Bool {
-        guard !editor.canUndo, session.notebook?.canRestoreDeletedPage == true else { return false }
+        guard let nb = session.notebook, nb.deletionIsLatestStep || (!editor.canUndo && nb.canRestoreDeletedPage) else { return false }
         perform(.restore)
         return true
     }
