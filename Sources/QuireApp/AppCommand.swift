@@ -19,8 +19,17 @@ enum AppCommand: Equatable, Sendable {
     /// Asks for an image file's path (typed in the toolbar) to insert.
     case insertImage
     case save
-    /// Copies the selected block to the CLIPBOARD.
+    /// Copies the lasso selection, else the selected block, to the CLIPBOARD.
     case copy
+    /// Copies the lasso selection to the CLIPBOARD and deletes it.
+    case cut
+    /// Converts the lasso selection (its blocks, and the words whose ink is all selected).
+    case convertSelection
+    /// The current tool's colour and/or width (nil: kept); a colour also recolours the lasso
+    /// selection. Kept across sessions (`PenSettings`).
+    case penStyle(color: String?, width: Float?)
+    /// Opens the pens' palette (colours and widths of the current tool).
+    case pens(at: Point?)
     /// Pastes the CLIPBOARD at a point of the canvas (nil: where the pointer last was).
     case paste(at: Point?)
     /// Removes a block (nil: the selected one).
@@ -62,6 +71,7 @@ extension ToolbarCommand {
         case .text: .addTextBlock
         case .image: .insertImage
         case .save: .save
+        case .pens: .pens(at: nil)
         case .file: .file(.menu)
         case .previousPage: .page(.previous)
         case .pages: .page(.toggleStrip)
@@ -106,6 +116,7 @@ struct KeyMap: Sendable {
                 case "n": return kiosk ? nil : .file(.new)
                 case "o": return kiosk ? nil : .file(.open(nil))
                 case "c": return .copy
+                case "x": return .cut
                 case "v": return .paste(at: nil)
                 case "+", "=": return .zoomIn
                 case "-": return .zoomOut

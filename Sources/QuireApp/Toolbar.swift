@@ -3,7 +3,7 @@ import Quire
 
 /// The toolbar's commands.
 public enum ToolbarCommand: String, CaseIterable, Sendable {
-    case file, pen, highlighter, eraser, selector, undo, redo, clear, convert, text, image, save, previousPage, pages, nextPage
+    case file, pen, highlighter, eraser, selector, pens, undo, redo, clear, convert, text, image, save, previousPage, pages, nextPage
 
     var label: String {
         switch self {
@@ -11,6 +11,7 @@ public enum ToolbarCommand: String, CaseIterable, Sendable {
         case .highlighter: "Marker"
         case .eraser: "Eraser"
         case .selector: "Lasso"
+        case .pens: "Colour"
         case .undo: "Undo"
         case .redo: "Redo"
         case .clear: "Clear"
@@ -58,7 +59,7 @@ public struct ToolbarLayout: Sendable {
         for c in commands {
             let w = max(44 * scale, ChromePainter.labelWidth(c.label, scale: scale) + 20 * scale)
             out.append((c, Rect(x: x, y: 5 * scale, width: w, height: Double(height) - 10 * scale)))
-            x += w + (c == .file || c == .selector || c == .clear || c == .save ? 14 : 5) * scale
+            x += w + (c == .file || c == .pens || c == .clear || c == .save ? 14 : 5) * scale
         }
         return out
     }

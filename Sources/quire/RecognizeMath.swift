@@ -76,7 +76,11 @@ enum RecognizeMath {
             ok += o.exact ? 1 : 0
             if json {
                 print(try JSONValue.object([
-                    "id": .string(s.id), "latex": .string(o.latex), "mathml": .null, "text": .null, "value": .null,
+                    "id": .string(s.id), "latex": .string(o.latex),
+                    "mathml": o.expressions.isEmpty ? .null : .string(o.expressions.map(\.node.mathML).joined(separator: "\n")),
+                    "text": o.expressions.isEmpty ? .null : .string(o.expressions.map(\.node.plainText).joined(separator: "\n")),
+                    // The solver's value: null until the solver lands.
+                    "value": .null,
                     "candidates": .array(o.candidates.map(JSONValue.string)), "ms": .number((o.ms * 100).rounded() / 100),
                 ]).serialized())
             } else {
