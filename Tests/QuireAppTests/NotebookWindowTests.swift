@@ -3,9 +3,10 @@ import Foundation
 import Testing
 @testable import QuireApp
 
-/// The notebook in the real window, end to end in a private Xorg with the inputtest pen and a
-/// keyboard: show the page strip, add a page, write on each, move between them (PgUp, a tap on a
-/// thumbnail), Save As through the file chooser, and reopen what was saved.
+/// The notebook in the real window, end to end in a private Xorg with the inputtest pen,
+/// touchscreen and a keyboard: show the page strip, add a page, write on each, move between them
+/// (PgUp, a tap on a thumbnail, two-finger swipes), Save As through the file chooser, and reopen
+/// what was saved.
 @Suite(.serialized)
 struct NotebookWindowTests {
     private func shoot(_ image: CairoImage, _ name: String) {
@@ -125,6 +126,31 @@ struct NotebookWindowTests {
         let second = strip.cellFrame(1, scrollY: 0)
         try tap(stripX + second.midX, stripY + second.midY)
         #expect(title(w, contains: "page 2 of 2").hasSuffix("page 2 of 2"))
+
+        // Two fingers swiped sideways on the canvas turn the page (right: back, left: forward),
+        // once palm rejection has let go of the pen.
+        let touch = try server.connect(.touch)
+        func swipe(_ dx: Double) throws {
+            let canvas = try w.x.geometry(w.ready.canvas)
+            let x0 = Double(canvas.x) + 400 - dx / 2, ys = [Double(canvas.y) + 250, Double(canvas.y) + 330]
+            let p = InputTestDevice.touchPressureMax / 2
+            for (i, y) in ys.enumerated() { try touch.touch(id: UInt32(i + 1), .begin, [0: touch.deviceX(x0), 1: touch.deviceY(y), InputTestDevice.pressureAxis: p]) }
+            try touch.sync()
+            for step in 1 ... 12 {
+                for (i, y) in ys.enumerated() {
+                    try touch.touch(id: UInt32(i + 1), .update, [0: touch.deviceX(x0 + dx * Double(step) / 12), 1: touch.deviceY(y), InputTestDevice.pressureAxis: p])
+                }
+                try touch.sync()
+                usleep(10_000)
+            }
+            for (i, y) in ys.enumerated() { try touch.touch(id: UInt32(i + 1), .end, [0: touch.deviceX(x0 + dx), 1: touch.deviceY(y), InputTestDevice.pressureAxis: 0]) }
+            try touch.sync()
+        }
+        usleep(900_000)
+        try swipe(300)
+        #expect(title(w, contains: "page 1 of 2").hasSuffix("page 1 of 2"), "a swipe to the right did not go back a page")
+        try swipe(-300)
+        #expect(title(w, contains: "page 2 of 2").hasSuffix("page 2 of 2"), "a swipe to the left did not go forward a page")
 
         // Save As: the chooser proposes "notes copy"; Enter saves, and the window edits the copy.
         try keys("ctrl+shift+s")
