@@ -101,6 +101,38 @@ import Testing
         #expect(s.host.menus.last?.title == "File" && s.host.choosers == [.open, .saveAs])
     }
 
+    @Test func autosaveAndRecoveryFollowTheFileSwitchedTo() throws {
+        let s = try NotebookSession()
+        s.dispatcher.perform(.file(.new))
+        let fresh = s.session.path
+        s.dispatcher.perform(.page(.add(.drawing)))
+        _ = try s.editor.pointerDown(x: 40, y: 40, t: 0, f: 0.5, type: .pen, pointerId: 1)
+        try s.editor.pointerMove(x: 300, y: 60, t: 50, f: 0.5, type: .pen, pointerId: 1)
+        try s.editor.pointerUp(x: 300, y: 60, t: 100, f: 0.5, type: .pen, pointerId: 1)
+        s.session.contentChanged()
+        try s.session.autosave()
+        // An unclean exit: the file holds one empty page, the autosave both pages and the ink.
+        s.session.close()
+        let engine = try Engine()
+        let recovered = try engine.openPackage(fresh, openOption: .existing)
+        defer { recovered.close() }
+        #expect(recovered.recoveredFromTemp && recovered.partCount == 2)
+        #expect(try recovered.part(at: 1).model.strokes.count == 1)
+    }
+
+    @Test func saveAsTakesTheAutosaveAlong() throws {
+        let s = try NotebookSession()
+        s.dispatcher.perform(.file(.saveAs(s.dir.path("moved.iink"))))
+        _ = try s.editor.typeText("after save as", into: nil)
+        s.session.contentChanged()
+        try s.session.autosave()
+        s.session.close()
+        let recovered = try Engine().openPackage(s.dir.path("moved.iink"), openOption: .existing)
+        defer { recovered.close() }
+        #expect(recovered.recoveredFromTemp)
+        #expect(try recovered.part(at: 0).model.blocks.values.contains { $0.text == "after save as" })
+    }
+
     @Test func openingAnotherProgramsInkGoesThroughTheImporter() throws {
         let s = try NotebookSession()
         let other = s.dir.path("notes.xopp")
