@@ -41,6 +41,8 @@ final class CommandDispatcher {
     let session: DocumentSession
     let clipboard: ClipboardTransport
     weak var host: CommandHost?
+    /// Page and file commands (`QuireApp/Notebook/`); nil where there is no notebook (a replay).
+    var notebook: NotebookController?
     /// UI scale (1 at 96 dpi): copied images are rendered at 96 × scale dpi.
     let scale: Double
     /// The pen's tool, as the toolbar shows it.
@@ -71,7 +73,9 @@ final class CommandDispatcher {
     private func run(_ command: AppCommand) {
         switch command {
         case .tool(let t): setTool(t)
-        case .undo: view.router.cancelAll(); editor.undo()
+        case .undo:
+            view.router.cancelAll()
+            if notebook?.restoreInsteadOfUndo() != true { editor.undo() }
         case .redo: view.router.cancelAll(); editor.redo()
         case .clear: view.router.cancelAll(); editor.clear()
         case .convert:
@@ -130,6 +134,8 @@ final class CommandDispatcher {
             host?.overlaysChanged()
         case .contextMenu(let p): host?.openContextMenu(at: p ?? lastPoint)
         case .typeText(let text): type(text)
+        case .page(let c): notebook?.perform(c)
+        case .file(let c): notebook?.perform(c)
         }
     }
 

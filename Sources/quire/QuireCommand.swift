@@ -162,6 +162,7 @@ struct EditCommand: ParsableCommand {
         var o = AppOptions()
         o.record = record
         o.file = file
+        o.importer = { try EditImport.prepare($0).map { ($0.path, $0.note) } }
         var imported: EditImport.Imported?
         if let file {
             // Ink from elsewhere: edited as a new package beside it, said in the terminal and the window.

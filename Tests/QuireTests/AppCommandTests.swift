@@ -72,9 +72,10 @@ import Testing
         let expected: [ToolbarCommand: AppCommand] = [
             .pen: .tool(.pen), .highlighter: .tool(.highlighter), .eraser: .tool(.eraser), .selector: .tool(.selector), .pens: .pens(at: nil),
             .undo: .undo, .redo: .redo, .clear: .clear, .convert: .convert, .text: .addTextBlock, .math: .addMathBlock, .image: .insertImage, .save: .save,
+            .file: .file(.menu), .previousPage: .page(.previous), .pages: .page(.toggleStrip), .nextPage: .page(.next),
         ]
         for c in ToolbarCommand.allCases { #expect(c.command == expected[c], "\(c)") }
-        #expect(ToolbarLayout(kiosk: true, scale: 1).commands == ToolbarCommand.allCases.filter { $0 != .image && $0 != .save })
+        #expect(ToolbarLayout(kiosk: true, scale: 1).commands == ToolbarCommand.allCases.filter { $0 != .image && $0 != .save && $0 != .file })
         let bar = ToolbarController(layout: ToolbarLayout(kiosk: false, scale: 1), window: TestWindow())
         let frames = bar.layout.frames()
         let undo = frames.first { $0.0 == .undo }!.1, redo = frames.first { $0.0 == .redo }!.1
