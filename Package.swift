@@ -51,7 +51,7 @@ let package = Package(
         // Kiosk forms: a spec, one part and editor per field, values, and submissions in SQLite.
         .target(name: "QuireForms", dependencies: ["Quire", "InkModel", "InkRender", .product(name: "GRDB", package: "GRDB.swift")],
                 swiftSettings: strict),
-        .target(name: "QuireApp", dependencies: ["Quire", "QuireForms", "CX11"], swiftSettings: strict),
+        .target(name: "QuireApp", dependencies: ["Quire", "QuireForms", "InkFormats", "CX11"], swiftSettings: strict),
         // Evaluation, benchmarks and synthetic data: for the CLI and the fuzzer, not in the `Quire` product.
         .target(name: "QuireTools", dependencies: ["Quire", "InkRecognition", "InkMath"], swiftSettings: strict),
         .executableTarget(name: "quire",

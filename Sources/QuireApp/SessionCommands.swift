@@ -32,7 +32,14 @@ extension AppCommand {
         case .zoomOut: return named("zoomOut")
         case .clearSelection: return named("clearSelection")
         case .typeText(let s): return named("typeText", ["text": .string(s)])
-        case .insertImage, .save, .exportBlock, .showCandidates, .toggleFullscreen, .quit, .contextMenu:
+        case .cut: return named("cut")
+        case .convertSelection: return named("convertSelection")
+        case let .penStyle(color, width):
+            var o: [String: JSONValue] = [:]
+            if let color { o["color"] = .string(color) }
+            if let width { o["width"] = .number(Double(width)) }
+            return named("penStyle", o)
+        case .insertImage, .save, .exportBlock, .showCandidates, .toggleFullscreen, .toggleInspector, .quit, .contextMenu, .pens, .page, .file:
             return nil
         }
     }
@@ -68,6 +75,14 @@ extension AppCommand {
         case "addTextBlock": self = .addTextBlock
         case "addMathBlock": self = .addMathBlock
         case "copy": self = .copy
+        case "cut": self = .cut
+        case "convertSelection": self = .convertSelection
+        case "penStyle":
+            let color = o["color"]?.stringValue
+            guard color.map(PenPalette.isColor) ?? true else { throw QuireError(.invalidArgument, "command penStyle: bad colour") }
+            let width = o["width"]?.doubleValue
+            guard width.map({ $0.isFinite && $0 >= 0 && $0 <= 100 }) ?? true else { throw QuireError(.invalidArgument, "command penStyle: bad width") }
+            self = .penStyle(color: color, width: width.map { Float($0) })
         case "paste": self = .paste(at: Point(x: try number("x"), y: try number("y")))
         case "removeBlock": self = .removeBlock(o["block"]?.stringValue)
         case "removeWord": self = .removeWord(try word())

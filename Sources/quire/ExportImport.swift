@@ -27,10 +27,12 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Block id to export instead of the whole part.") var block: String?
     @Option(help: "Resolution of PNG/JPEG output.") var dpi: Double = 150
     @Option(name: .shortAndLong, help: "Output file (default: standard output for textual formats).") var output: String?
+    @Flag(help: "Export the whole notebook: --format pdf (a page per part), text or markdown (a heading per page).") var notebook = false
     @OptionGroup var recovery: RecoveryOptions
 
     func run() throws {
         try runReporting {
+            if notebook { return try ExportNotebook.run(file, format: format, output: output, recovery: recovery) }
             if format.lowercased() == "xopp" { return try ExportXopp.run(file, output: output, recovery: recovery) }
             let types: [String: MimeType] = ["text": .text, "json": .json, "inkml": .inkml, "latex": .latex, "mathml": .mathml, "png": .png, "jpeg": .jpeg, "jpg": .jpeg, "svg": .svg, "pdf": .pdf]
             guard let mime = types[format.lowercased()] else {
