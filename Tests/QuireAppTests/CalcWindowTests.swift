@@ -1,5 +1,7 @@
+import CX11
 import Foundation
 import InkModel
+import QuireApp
 import Testing
 
 /// `quire calc` end to end in Xorg: "12+7=" written from real samples with the inputtest pen is
@@ -66,5 +68,59 @@ struct CalcWindowTests {
         let package = try Engine().openPackage(file)
         #expect(try package.part(at: 0).type == "Math")
         #expect(try package.part(at: 0).metadata.getStringArray("calculator.history") == ["12+7=19"])
+    }
+
+    /// A Math block in a Text Document of `quire edit`: the toolbar's Math button adds it, the
+    /// pen writes "12+7=", 19 appears beside the ink, Convert typesets it in place, and the saved
+    /// package exports `12+7=19` as LaTeX.
+    @Test func mathBlockInATextDocumentIsSolvedAndConverted() throws {
+        let tmp = TempDir()
+        let file = tmp.path("notes.iink")
+        let made = try runTool(try quireBinary().path, ["new", file, "--part-type", "Text Document"])
+        try #require(made.exit == .exited(0), "quire new: \(made.output)")
+        let server = try XServer.xorg(width: 1024, height: 768)
+        defer { server.stop() }
+        let home = tmp.url.path
+        let app = try QuireAppProcess.edit(file, server: server, geometry: (900, 560), environment: [
+            "XDG_STATE_HOME": home + "/state", "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data",
+        ])
+        defer { if app.isRunning { app.kill() } }
+        let ready = try app.waitForReady(timeout: 60)
+        let x = try XClient(server: server)
+        try x.waitUntilViewable(ready.window)
+        let screen = quire_DefaultScreen(x.display)
+        let ppmm = Double(quire_DisplayWidth(x.display, screen)) / Double(quire_DisplayWidthMM(x.display, screen))
+        let pen = try server.connect(.pen)
+        let buttons = Dictionary(uniqueKeysWithValues: ToolbarLayout(kiosk: false, scale: ready.scale).frames().map { ($0.0, $0.1) })
+        func tap(_ c: ToolbarCommand) throws {
+            let f = try #require(buttons[c])
+            try pen.penStroke(points: [(x: f.midX, y: f.midY, pressure: 0.5), (x: f.midX + 1, y: f.midY, pressure: 0.5)])
+            usleep(300_000)
+        }
+        func shot(_ name: String) {
+            if let dir = ProcessInfo.processInfo.environment["QUIRE_TEST_SHOTS"], !dir.isEmpty {
+                try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+                try? x.capture(ready.window).writePNG("\(dir)/\(name).png")
+            }
+        }
+        try tap(.math)
+        // The new block starts 5 mm in and 6 mm down the page; write 10 mm in and 14 mm down.
+        let (ox, oy) = (Double(ready.x) + 10 * ppmm, Double(ready.y) + 14 * ppmm)
+        for s in try Self.expression() {
+            try pen.penStroke(points: s.map { (x: ox + $0.x * ppmm, y: oy + $0.y * ppmm, pressure: 0.6) }, delay: 0.002)
+        }
+        usleep(3_000_000)
+        shot("math-block-ink")
+        try tap(.convert)
+        usleep(1_000_000)
+        shot("math-block-converted")
+        try tap(.save)
+        app.terminate()
+        #expect(app.waitForExit(timeout: 30) == .exited(0))
+        let latex = try runTool(try quireBinary().path, ["export", file, "--format", "latex"])
+        #expect(latex.exit == .exited(0))
+        #expect(latex.output.trimmingCharacters(in: .whitespacesAndNewlines) == "12+7=19")
+        let ink = try runTool(try quireBinary().path, ["export", file, "--format", "json"])
+        #expect(!ink.output.contains("\"strokes\" : [\n        {"), "the ink was converted")
     }
 }
