@@ -22,6 +22,9 @@ public struct AppOptions: Sendable {
     public var display: String?
     /// Shown in the toolbar when the window opens (e.g. what `quire edit` imported).
     public var openingNote = ""
+    /// The inspector window (`quire inspect` with a display): the debug overlay and the inspector
+    /// panel open, a stroke timeline on the arrow keys, typing off.
+    public var inspect = false
     public init() {}
 }
 
