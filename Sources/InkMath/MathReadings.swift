@@ -10,7 +10,7 @@ enum MathReadings {
         func reading(_ labels: [Character], _ score: Double) -> MathExpressionCandidate {
             let inputs = symbols.indices.map { ParsedSymbolInput(label: labels[$0], box: symbols[$0].box, tick: ticks[$0]) }
             let node = MathParser.parse(inputs)
-            return MathExpressionCandidate(node: node, latex: RecognitionLaTeX.latex(node), score: score)
+            return MathExpressionCandidate(node: node, latex: node.latex, score: score)
         }
         let labels = symbols.map { Character($0.label) }
         let total = symbols.reduce(0) { $0 + ($1.candidates.first?.score ?? 0) }

@@ -1,4 +1,5 @@
 import Foundation
+import InkMath
 import InkModel
 
 /// What `PageRenderer.draw` includes besides the model.
@@ -122,7 +123,10 @@ public final class PageRenderer {
                 drawGuides(cr, block: b, area: area, spacing: state.guideSpacing, visible: cull, scale: scale * deviceScale)
             }
             if b.kind == .image, !b.box.isEmpty, b.box.intersects(cull) { drawImage(cr, block: b, part: part) }
-            if !options.skipText { drawText(cr, block: b, spacing: state.guideSpacing) }
+            if !options.skipText {
+                drawText(cr, block: b, spacing: state.guideSpacing)
+                if b.properties[TypesetMath.propertyKey] != nil { MathPainter(theme: theme, metrics: fontMetrics).draw(cr, block: b) }
+            }
             drawDecorations(cr, block: b, scale: scale * deviceScale)
             if options.fastInk { cr.setAntialias(.fast) }
             drawStrokes(cr, strokes(part, inBlock: b.id), cull: cull, pressure: state.pressure, scale: scale * deviceScale, minWidth: minInk,

@@ -54,7 +54,7 @@ public final class MathRecognizerAdapter: BlockPropertiesRecognizer, @unchecked 
     /// Lines read by the network so far (cached lines do not count).
     public var linesRecognized: Int { lock.withLock { linesRun } }
 
-    /// Reads a block's ink as math: lines by the guides when `guideSpacing` is set, else by the gaps.
+    /// Reads a block's ink as math, one expression per line (lines split by the gaps between them).
     public func recognizeMath(_ request: RecognitionRequest) throws -> MathRecognitionResult {
         let r = try recognizer()
         let strokes = request.strokes.filter { $0.count > 0 }
@@ -64,7 +64,9 @@ public final class MathRecognizerAdapter: BlockPropertiesRecognizer, @unchecked 
         }
         let ids = strokes.map(\.id)
         var out: [MathExpression] = []
-        for line in TextRecognizer.groupLines(strokes: points, lineSpacing: request.guideSpacing, originY: request.box.y) {
+        // Lines by the gaps between them, never by the guides: a fraction or a raised script is
+        // taller than a guide line and would be cut in two.
+        for line in TextRecognizer.groupLines(strokes: points) {
             let key = LineKey(ids: line.map { ids[$0] }, ink: line.map { points[$0] })
             if var e = lock.withLock({ cache[key] }) {
                 // Same ink, maybe at other indices in this request.

@@ -16,11 +16,22 @@ enum AppCommand: Equatable, Sendable {
     case convertWord(WordRef)
     /// Adds an empty Text block below the content and selects it.
     case addTextBlock
+    /// Adds an empty Math block below the content and selects it: writing in it reads math.
+    case addMathBlock
     /// Asks for an image file's path (typed in the toolbar) to insert.
     case insertImage
     case save
-    /// Copies the selected block to the CLIPBOARD.
+    /// Copies the lasso selection, else the selected block, to the CLIPBOARD.
     case copy
+    /// Copies the lasso selection to the CLIPBOARD and deletes it.
+    case cut
+    /// Converts the lasso selection (its blocks, and the words whose ink is all selected).
+    case convertSelection
+    /// The current tool's colour and/or width (nil: kept); a colour also recolours the lasso
+    /// selection. Kept across sessions (`PenSettings`).
+    case penStyle(color: String?, width: Float?)
+    /// Opens the pens' palette (colours and widths of the current tool).
+    case pens(at: Point?)
     /// Pastes the CLIPBOARD at a point of the canvas (nil: where the pointer last was).
     case paste(at: Point?)
     /// Removes a block (nil: the selected one).
@@ -58,8 +69,10 @@ extension ToolbarCommand {
         case .clear: .clear
         case .convert: .convert
         case .text: .addTextBlock
+        case .math: .addMathBlock
         case .image: .insertImage
         case .save: .save
+        case .pens: .pens(at: nil)
         }
     }
 }
@@ -98,6 +111,7 @@ struct KeyMap: Sendable {
                 case "y": return .redo
                 case "s": return .save
                 case "c": return .copy
+                case "x": return .cut
                 case "v": return .paste(at: nil)
                 case "+", "=": return .zoomIn
                 case "-": return .zoomOut

@@ -80,6 +80,7 @@ public final class AppWindow: EditorDelegate {
         for (type, key) in [(PointerType.mouse, ConfigKey<String>.inputMouseTool), (.touch, .inputTouchTool)] {
             editor.toolController.setTool(Tool(rawValue: conf[key]) ?? (type == .mouse ? .pen : .hand), for: type)
         }
+        PenSettings.load(warn: { warnings.append($0) }).apply(to: editor.toolController)
         view.router.onError = { FileHandle.standardError.write(Data("quire: input: \($0)\n".utf8)) }
 
         // The windows: the toolbar and the canvas in the top-level, the overlays in the canvas
@@ -387,6 +388,7 @@ extension AppWindow: CommandHost {
     func openContextMenu(at p: Point) { popup.openContextMenu(at: p) }
     func openCandidates(_ ref: WordRef, at p: Point) { popup.openCandidates(ref, at: p) }
     func overlaysChanged() { bar.dirty = true; inspector.dirty = true }
+    func openPens(at p: Point) { popup.openPens(tool: dispatcher.currentTool, at: p) }
     func toggleInspector() { inspector.toggle() }
 }
 

@@ -3,7 +3,7 @@ import Quire
 
 /// The toolbar's commands.
 public enum ToolbarCommand: String, CaseIterable, Sendable {
-    case pen, highlighter, eraser, selector, undo, redo, clear, convert, text, image, save
+    case pen, highlighter, eraser, selector, pens, undo, redo, clear, convert, text, math, image, save
 
     var label: String {
         switch self {
@@ -11,11 +11,13 @@ public enum ToolbarCommand: String, CaseIterable, Sendable {
         case .highlighter: "Marker"
         case .eraser: "Eraser"
         case .selector: "Lasso"
+        case .pens: "Colour"
         case .undo: "Undo"
         case .redo: "Redo"
         case .clear: "Clear"
         case .convert: "Convert"
         case .text: "Text"
+        case .math: "Math"
         case .image: "Image"
         case .save: "Save"
         }
@@ -54,7 +56,7 @@ public struct ToolbarLayout: Sendable {
         for c in commands {
             let w = max(44 * scale, ChromePainter.labelWidth(c.label, scale: scale) + 20 * scale)
             out.append((c, Rect(x: x, y: 5 * scale, width: w, height: Double(height) - 10 * scale)))
-            x += w + (c == .selector || c == .clear ? 14 : 5) * scale
+            x += w + (c == .pens || c == .clear ? 14 : 5) * scale
         }
         return out
     }

@@ -22,7 +22,7 @@ import Testing
         for k in [Key.character("-"), .keypadMinus] { #expect(map.command(for: key(k, ctrl: true)) == .zoomOut) }
         #expect(map.command(for: key(.character("q"), ctrl: true)) == .quit)
         #expect(map.command(for: key(.enter, ctrl: true)) == .convert)
-        #expect(map.command(for: key(.character("x"), ctrl: true)) == nil)
+        #expect(map.command(for: key(.character("x"), ctrl: true)) == .cut)
         #expect(map.command(for: key(.escape, ctrl: true)) == nil)
         #expect(map.command(for: key(.f11)) == .toggleFullscreen)
         #expect(map.command(for: key(.f12)) == .toggleInspector)
@@ -70,8 +70,8 @@ import Testing
 
     @Test func toolbarButtonsNameTheirCommands() {
         let expected: [ToolbarCommand: AppCommand] = [
-            .pen: .tool(.pen), .highlighter: .tool(.highlighter), .eraser: .tool(.eraser), .selector: .tool(.selector),
-            .undo: .undo, .redo: .redo, .clear: .clear, .convert: .convert, .text: .addTextBlock, .image: .insertImage, .save: .save,
+            .pen: .tool(.pen), .highlighter: .tool(.highlighter), .eraser: .tool(.eraser), .selector: .tool(.selector), .pens: .pens(at: nil),
+            .undo: .undo, .redo: .redo, .clear: .clear, .convert: .convert, .text: .addTextBlock, .math: .addMathBlock, .image: .insertImage, .save: .save,
         ]
         for c in ToolbarCommand.allCases { #expect(c.command == expected[c], "\(c)") }
         #expect(ToolbarLayout(kiosk: true, scale: 1).commands == ToolbarCommand.allCases.filter { $0 != .image && $0 != .save })
@@ -142,6 +142,9 @@ import Testing
         #expect(s.editor.rootBlock?.children.isEmpty ?? true)
         s.dispatcher.perform(.addTextBlock)
         #expect(s.editor.selection.count == 1 && s.host.messages.last == "Type to add text to the new block.")
+        s.dispatcher.perform(.addMathBlock)
+        let math = try #require(s.editor.selection.first.flatMap { s.editor.getBlockById($0) })
+        #expect(math.type == "Math" && s.editor.rootBlock?.children.count == 2)
     }
 
     @Test func toolsZoomDeleteAndWindowCommands() throws {
@@ -193,6 +196,40 @@ import Testing
         let base = s.session.exportBase(for: b.id)
         #expect(FileManager.default.fileExists(atPath: base + ".png"))
         #expect(try String(contentsOfFile: base + ".txt", encoding: .utf8).contains("copy me"))
+    }
+
+    @Test func lassoSelectionIsCutCopiedDeletedAndRecolouredByCommands() throws {
+        let s = try Session()
+        s.dispatcher.pensPath = s.dir.path("pens.json")
+        let a = try s.editor.pointerDown(x: 100, y: 100)
+        for i in 1...8 { try s.editor.pointerMove(x: 100 + Double(i) * 8, y: 100 + Double(i % 2) * 6) }
+        try s.editor.pointerUp(x: 170, y: 100)
+        s.editor.setSelection(blocks: [], strokes: [a])
+        s.dispatcher.perform(.copy)
+        #expect(s.clipboard.offers["image/png"] != nil, "a lasso copy offers a picture of the ink")
+        let data = try #require(s.clipboard.offers[MimeType.quireClipboard.typeName])
+        #expect(String(decoding: data, as: UTF8.self).contains("quire-selection"))
+        // Choosing a colour recolours the selection and becomes the pen's, kept for next time.
+        s.dispatcher.perform(.penStyle(color: "#c62828", width: 1.2))
+        #expect(s.editor.part?.model.strokes[a]?.color == "#c62828")
+        #expect(s.editor.toolController.style(for: .pen) == ("#c62828", 1.2))
+        #expect(PenSettings.load(path: s.dir.path("pens.json")).styles["pen"] == .init(color: "#c62828", width: 1.2))
+        let fresh = ToolController()
+        PenSettings.load(path: s.dir.path("pens.json")).apply(to: fresh)
+        #expect(fresh.style(for: .pen) == ("#c62828", 1.2), "the next session starts with it")
+        s.dispatcher.perform(.cut)
+        #expect(s.editor.part?.model.strokes[a] == nil && s.host.messages.last == "Cut.")
+        s.dispatcher.perform(.paste(at: Point(x: 300, y: 300)))
+        #expect(s.editor.part?.model.strokes.count == 1)
+        s.dispatcher.perform(.removeBlock(nil))   // Delete: the pasted, selected ink goes
+        #expect(s.editor.part?.model.strokes.isEmpty == true)
+        s.dispatcher.perform(.undo)
+        #expect(s.editor.part?.model.strokes.count == 1)
+        // A broken pens file gives the defaults, never a crash.
+        try Data("{".utf8).write(to: URL(fileURLWithPath: s.dir.path("bad.json")))
+        var warned = ""
+        #expect(PenSettings.load(path: s.dir.path("bad.json"), warn: { warned = $0 }) == PenSettings())
+        #expect(warned.contains("bad.json"))
     }
 }
 
