@@ -215,6 +215,19 @@ import Testing
         let layout = strip.layout
         #expect(darkPixels(layout.cellFrame(0, scrollY: 0)) > 50)
         #expect(darkPixels(layout.cellFrame(1, scrollY: 0)) == 0)
+        // Another file whose pages have the same ids (a copy, cleared) gets thumbnails of its own.
+        s.dispatcher.perform(.save)
+        try FileManager.default.copyItem(atPath: s.session.path, toPath: s.dir.path("inked.iink"))
+        s.dispatcher.perform(.page(.previous))
+        s.dispatcher.perform(.clear)
+        s.dispatcher.perform(.save)
+        try FileManager.default.copyItem(atPath: s.session.path, toPath: s.dir.path("blank.iink"))
+        for (name, inked) in [("inked.iink", true), ("blank.iink", false)] {
+            s.dispatcher.perform(.file(.open(s.dir.path(name))))
+            #expect(s.session.path == s.dir.path(name))
+            strip.paint(notebook: s.session.notebook!, pageWidth: 800 / s.editor.pixelsPerMillimetre, theme: .default)
+            #expect((darkPixels(layout.cellFrame(0, scrollY: 0)) > 50) == inked, "\(name)")
+        }
     }
 }
 

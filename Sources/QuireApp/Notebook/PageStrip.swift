@@ -85,6 +85,9 @@ final class PageStripController {
     private var thumbnails: [String: (revision: Int, pageWidth: Double, made: UInt64, surface: CairoSurface)] = [:]
     /// A page being written on gets a new thumbnail at most this often (monotonic ns).
     private static let refreshNs: UInt64 = 700_000_000
+    /// The notebook the thumbnails belong to: another file's parts may have the same ids (a copy
+    /// saved with Save As), so a new notebook starts afresh.
+    private weak var shown: Notebook?
     private var pressedButton: PageStripLayout.Button?
     /// A press on a thumbnail: where, and whether it became a drag.
     private var press: (page: Int, at: Point, dragging: Bool)?
@@ -157,6 +160,11 @@ final class PageStripController {
     /// While `busy` (a pen is down) a changed page keeps its old thumbnail: ink comes first.
     func paint(notebook: Notebook, pageWidth: Double, theme: Theme, busy: Bool = false, force: Bool = false) {
         guard visible else { return }
+        if shown !== notebook {
+            thumbnails.removeAll()
+            shown = notebook
+            signature = ""
+        }
         let pages = notebook.pages
         if busy, !force { return }
         let sig = "\(notebook.currentIndex)|\(scrollY)|\(height)|\(dropLine ?? -1)|\(press?.page ?? -1)|\(pressedButton?.rawValue ?? "")|"
