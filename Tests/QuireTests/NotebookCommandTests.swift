@@ -192,6 +192,26 @@ import Testing
         #expect(layout.page(at: Point(x: 80, y: 10), scrollY: 0, count: 3) == nil)
     }
 
+    @Test func aFingerScrollsTheStripUnlessItHoldsStillFirst() {
+        let layout = PageStripLayout(scale: 1)
+        let strip = PageStripController(layout: layout, window: ImageWindow(width: 176, height: 500))
+        strip.setFrame(Rect(x: 0, y: 0, width: 176, height: 500))
+        let cell = layout.cellFrame(1, scrollY: 0)
+        let start = Point(x: cell.midX, y: cell.midY), t0: UInt64 = 1_000_000_000
+        // A plain finger drag up scrolls by as much, and moves no page.
+        strip.pressed(at: start, pages: 10, touch: true, now: t0)
+        strip.moved(to: Point(x: start.x, y: start.y - 150), pages: 10, now: t0 + 100_000_000)
+        #expect(strip.scrollY == 150)
+        #expect(strip.released(at: Point(x: start.x, y: start.y - 150), pages: 10) == nil)
+        // Held still first: the same drag moves the page under the finger (now page 1 is lower).
+        let held = layout.cellFrame(2, scrollY: 150)
+        let from = Point(x: held.midX, y: held.midY)
+        strip.pressed(at: from, pages: 10, touch: true, now: t0)
+        strip.moved(to: Point(x: from.x, y: from.y + 2 * (layout.cellHeight + 12)), pages: 10, now: t0 + PageStripController.holdNs)
+        #expect(strip.scrollY == 150)
+        #expect(strip.released(at: Point(x: from.x, y: from.y + 2 * (layout.cellHeight + 12)), pages: 10) == .page(.move(from: 2, to: 4)))
+    }
+
     @Test func stripPaintsThumbnailsOfThePages() throws {
         let s = try NotebookSession()
         for y in stride(from: 40.0, through: 200, by: 40) {

@@ -61,7 +61,7 @@ final class NotebookWindow {
             if e.isRelease, let c = chooser.released(at: e.point) { perform(c) }
             return
         }
-        if e.isPress { strip.pressed(at: e.point, pages: pageCount) }
+        if e.isPress { strip.pressed(at: e.point, pages: pageCount, touch: e.isTouch) }
         if e.isMotion { strip.moved(to: e.point, pages: pageCount) }
         if e.isRelease, let c = strip.released(at: e.point, pages: pageCount) { perform(c) }
     }
