@@ -16,6 +16,8 @@ enum AppCommand: Equatable, Sendable {
     case convertWord(WordRef)
     /// Adds an empty Text block below the content and selects it.
     case addTextBlock
+    /// Adds an empty Math block below the content and selects it: writing in it reads math.
+    case addMathBlock
     /// Asks for an image file's path (typed in the toolbar) to insert.
     case insertImage
     case save
@@ -42,6 +44,8 @@ enum AppCommand: Equatable, Sendable {
     case selectCandidate(WordRef, Int)
     case zoomIn, zoomOut
     case toggleFullscreen
+    /// Shows or hides the recognition debug overlay and the inspector panel (F12).
+    case toggleInspector
     /// Saves and closes the window.
     case quit
     /// Clears the selection and the selected word.
@@ -69,6 +73,7 @@ extension ToolbarCommand {
         case .clear: .clear
         case .convert: .convert
         case .text: .addTextBlock
+        case .math: .addMathBlock
         case .image: .insertImage
         case .save: .save
         case .pens: .pens(at: nil)
@@ -131,6 +136,7 @@ struct KeyMap: Sendable {
         }
         switch k.key {
         case .f11: return kiosk ? nil : .toggleFullscreen
+        case .f12: return kiosk ? nil : .toggleInspector
         case .pageUp: return .page(.previous)
         case .pageDown: return .page(.next)
         case .delete: return .removeBlock(nil)

@@ -16,11 +16,13 @@ public final class AppWindow: EditorDelegate {
     private let canvasWindow: XChildWindow
     private let barWindow: XChildWindow
     private let popupWindow: XChildWindow
+    private let panelWindow: XChildWindow
     private let clipboard: XClipboard
     private let events: XEventSource
     private let toolbar: ToolbarController
     private let bar: CandidateBarController
     private let popup: PopupController
+    private let inspector: InspectorPanelController
     /// The page strip, the file chooser, page and file commands.
     private let notebook: NotebookWindow
     private let dispatcher: CommandDispatcher
@@ -90,6 +92,7 @@ public final class AppWindow: EditorDelegate {
         canvasWindow = try top.createChild(frame: Rect(x: 0, y: tb, width: w, height: max(1, h - tb)), keepContent: true, structureEvents: true)
         barWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
         popupWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
+        panelWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
         let stripWindow = try top.createChild(frame: Rect(x: 0, y: tb, width: 1, height: 1))
         let chooserWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
         clipboard = display.makeClipboard(window: top)
@@ -100,6 +103,7 @@ public final class AppWindow: EditorDelegate {
         toolbar.showQuietly((warnings + [options.openingNote, session.openingNote]).filter { !$0.isEmpty }.joined(separator: " "), seconds: 8)
         bar = CandidateBarController(view: view, window: barWindow, tracer: tracer)
         popup = PopupController(view: view, window: popupWindow, tracer: tracer)
+        inspector = InspectorPanelController(view: view, window: panelWindow, tracer: tracer)
         dispatcher = CommandDispatcher(view: view, session: session, clipboard: clipboard, scale: scale)
         notebook = NotebookWindow(view: view, session: session, stripWindow: stripWindow, chooserWindow: chooserWindow, scale: scale)
         pointer = PointerController(view: view, dispatcher: dispatcher, bar: bar, popup: popup, latency: latency)
@@ -130,6 +134,7 @@ public final class AppWindow: EditorDelegate {
         popup.host = self
         popup.perform = { [unowned self] in dispatcher.perform($0) }
         bar.keepAbove = { [unowned self] in popup.raise() }
+        inspector.followedBlockId = { [unowned self] in bar.activeBlockId }
         let events = events
         tracer.sync = { events.sync() }
         pointer.flush = { events.flush() }
@@ -169,6 +174,7 @@ public final class AppWindow: EditorDelegate {
             }
             editor.processPendingResults()
             if bar.needsUpdate { bar.update() }
+            if inspector.needsUpdate, !editor.hasActivePointers { inspector.update() }
             present()
             paintToolbar()
             notebook.paint()
@@ -252,6 +258,8 @@ public final class AppWindow: EditorDelegate {
                 bar.repaint()
             } else if last, window == popupWindow.id {
                 popup.repaint()
+            } else if last, window == panelWindow.id {
+                inspector.repaint()
             } else if last, notebook.owns(window) {
                 notebook.expose(window)
             }
@@ -285,6 +293,7 @@ public final class AppWindow: EditorDelegate {
         layoutCanvas()
         popup.close()
         bar.dirty = true
+        inspector.dirty = true
         paintToolbar(force: true)
     }
 
@@ -356,6 +365,7 @@ public final class AppWindow: EditorDelegate {
     public func contentChanged(_ editor: Editor, blockIds: [String]) {
         session.contentChanged()
         bar.dirty = true
+        inspector.dirty = true
     }
 
     public func gestureApplied(_ editor: Editor, gesture: Gesture) {
@@ -379,8 +389,9 @@ extension AppWindow: CommandHost {
     func quit() { finish(save: true) }
     func openContextMenu(at p: Point) { popup.openContextMenu(at: p) }
     func openCandidates(_ ref: WordRef, at p: Point) { popup.openCandidates(ref, at: p) }
-    func overlaysChanged() { bar.dirty = true }
+    func overlaysChanged() { bar.dirty = true; inspector.dirty = true }
     func openPens(at p: Point) { popup.openPens(tool: dispatcher.currentTool, at: p) }
+    func toggleInspector() { inspector.toggle() }
 }
 
 extension AppWindow: NotebookHost {

@@ -18,6 +18,8 @@ protocol CommandHost: AnyObject {
     /// Starts asking for an image file's path.
     func promptForImage()
     func toggleFullscreen()
+    /// Shows or hides the debug overlay and the inspector panel.
+    func toggleInspector()
     /// Saves and leaves the event loop.
     func quit()
     func openContextMenu(at p: Point)
@@ -93,6 +95,9 @@ final class CommandDispatcher {
         case .addTextBlock:
             view.router.cancelAll()
             addTextBlock()
+        case .addMathBlock:
+            view.router.cancelAll()
+            addMathBlock()
         case .insertImage:
             view.router.cancelAll()
             host?.promptForImage()
@@ -121,6 +126,7 @@ final class CommandDispatcher {
         case .zoomIn: editor.zoom(by: 1.25, at: view.center)
         case .zoomOut: editor.zoom(by: 0.8, at: view.center)
         case .toggleFullscreen: host?.toggleFullscreen()
+        case .toggleInspector: host?.toggleInspector()
         case .quit: host?.quit()
         case .clearSelection:
             editor.setSelection([])
@@ -217,6 +223,17 @@ final class CommandDispatcher {
         } catch { show("Cannot add a text block: \(Self.message(error))") }
     }
 
+    private func addMathBlock() {
+        do {
+            // An empty Math block below everything, a line tall and the page wide: write in it.
+            let bottom = editor.rootBlock?.children.map(\.box.maxY).max() ?? 0
+            let at = editor.viewTransform.apply(Point(x: 5, y: bottom + 6))
+            let b = try editor.addBlock(at: at, type: BlockType.math.rawValue)
+            editor.setSelection([b.id])
+            show("Write math in the new block; = at the end shows the result.")
+        } catch { show("Cannot add a math block: \(Self.message(error))") }
+    }
+
     private func type(_ text: String) {
         guard editor.part?.kind == .textDocument else { return }
         guard text != "\u{8}" || selectedBlock() != nil else { return }
@@ -250,6 +267,8 @@ final class CommandDispatcher {
                 offers["UTF8_STRING"] = Data(text.utf8)
                 offers["text/plain;charset=utf-8"] = Data(text.utf8)
             }
+            // Math as LaTeX and MathML text, for editors and office programs that take them.
+            for (type, data) in editor.mathClipboardOffers(b) { offers[type] = data }
             if let png = try? editor.exportImageData(b, mimeType: .png, dpi: 96 * scale) { offers["image/png"] = png }
             if clipboard.own(offers, time: lastServerTime) { show("Copied.", seconds: 2) } else { show("Could not take the clipboard.") }
         } catch { show("Cannot copy: \(Self.message(error))") }

@@ -3,7 +3,7 @@ import Quire
 
 /// The toolbar's commands.
 public enum ToolbarCommand: String, CaseIterable, Sendable {
-    case file, pen, highlighter, eraser, selector, pens, undo, redo, clear, convert, text, image, save, previousPage, pages, nextPage
+    case file, pen, highlighter, eraser, selector, pens, undo, redo, clear, convert, text, math, image, save, previousPage, pages, nextPage
 
     var label: String {
         switch self {
@@ -17,6 +17,7 @@ public enum ToolbarCommand: String, CaseIterable, Sendable {
         case .clear: "Clear"
         case .convert: "Convert"
         case .text: "Text"
+        case .math: "Math"
         case .image: "Image"
         case .save: "Save"
         case .file: "File"

@@ -12,7 +12,7 @@ struct QuireCommand: ParsableCommand {
         version: QuireVersion.string,
         subcommands: [EditCommand.self, InfoCommand.self, NewCommand.self, ExportCommand.self, ImportCommand.self, ConvertCommand.self, RecognizeCommand.self, RecoverCommand.self,
                       EvalCommand.self, EvalGesturesCommand.self, BenchCommand.self, StressSaveCommand.self, ScreenshotCommand.self,
-                      FormCommand.self, ReplayCommand.self, InspectCommand.self],
+                      FormCommand.self, ReplayCommand.self, InspectCommand.self, SearchCommand.self, EvalSearchCommand.self, CalcCommand.self],
         defaultSubcommand: EditCommand.self
     )
 }
