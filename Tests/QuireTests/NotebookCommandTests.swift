@@ -404,3 +404,65 @@ final class ImageWindow: PaintedWindow {
     func raise() {}
     func hide() {}
 }
+
+@Suite struct SearchBarTests {
+    /// Three pages of typed text; the search bar on an image window; page 1 shown.
+    private func notebook() throws -> (NotebookSession, SearchBarController) {
+        let s = try NotebookSession()
+        _ = try s.editor.typeText("alpha béta", into: nil)
+        s.dispatcher.perform(.page(.add(.textDocument)))
+        _ = try s.editor.typeText("gamma beta", into: nil)
+        s.dispatcher.perform(.page(.add(.textDocument)))
+        _ = try s.editor.typeText("delta", into: nil)
+        s.dispatcher.perform(.page(.goTo(0)))
+        let bar = SearchBarController(window: ImageWindow(width: 800, height: 40), view: s.view, scale: 1)
+        s.notebook.search = bar
+        return (s, bar)
+    }
+
+    private func type(_ text: String, _ s: NotebookSession, _ bar: SearchBarController) {
+        for ch in text { _ = bar.key(KeyInput(key: .character(ch), text: String(ch)), package: s.session.package) }
+    }
+
+    private func key(_ k: Key, shift: Bool = false, _ s: NotebookSession, _ bar: SearchBarController) {
+        if let c = bar.key(KeyInput(key: k, text: "", shift: shift), package: s.session.package) { s.dispatcher.perform(.search(c)) }
+    }
+
+    @Test func ctrlFOpensEnterWalksTheHitsAcrossPages() throws {
+        #expect(KeyMap(kiosk: false).command(for: KeyInput(key: .character("f"), text: "", ctrl: true)) == .search(.open))
+        let (s, bar) = try notebook()
+        s.dispatcher.perform(.search(.open))
+        #expect(bar.isOpen)
+        type("BETA", s, bar)
+        #expect(bar.state.hits.map(\.partIndex) == [0, 1] && bar.state.status == "2 found")
+        // The page's hit is framed as soon as it is found.
+        #expect(s.view.searchHighlights.count == 1 && s.view.wordHighlight == nil)
+        key(.enter, s, bar)
+        #expect(s.session.notebook?.currentIndex == 0 && bar.state.status == "1 of 2" && s.view.wordHighlight != nil)
+        key(.enter, s, bar)
+        #expect(s.session.notebook?.currentIndex == 1 && bar.state.status == "2 of 2")
+        #expect(s.notebook.title.hasSuffix("page 2 of 3") && s.view.searchHighlights.count == 1 && s.view.wordHighlight != nil)
+        key(.enter, shift: true, s, bar)
+        #expect(s.session.notebook?.currentIndex == 0 && bar.state.status == "1 of 2")
+        // Wraps around: back from the first hit is the last.
+        key(.enter, shift: true, s, bar)
+        #expect(s.session.notebook?.currentIndex == 1)
+        key(.escape, s, bar)
+        #expect(!bar.isOpen && s.view.searchHighlights.isEmpty && s.view.wordHighlight == nil)
+    }
+
+    @Test func fromAPageTheFirstHitIsOnOrAfterIt() throws {
+        let (s, bar) = try notebook()
+        s.dispatcher.perform(.page(.goTo(2)))
+        s.dispatcher.perform(.search(.open))
+        type("alpha", s, bar)
+        #expect(s.view.searchHighlights.isEmpty)
+        key(.enter, s, bar)
+        #expect(s.session.notebook?.currentIndex == 0 && bar.state.status == "1 of 1")
+        _ = bar.key(KeyInput(key: .backspace, text: ""), package: s.session.package)
+        type("zz", s, bar)
+        #expect(bar.state.query == "alphzz" && bar.state.status == "no match")
+        key(.enter, s, bar)
+        #expect(s.session.notebook?.currentIndex == 0 && bar.state.status == "no match")
+    }
+}
