@@ -36,10 +36,23 @@ extension Form {
             try package.save()
         }
         let ms = (time.timeIntervalSince1970 * 1000).rounded(.down) / 1000
-        try store.save(Submission(id: id, formId: spec.id, formVersion: spec.version,
-                                  time: Date(timeIntervalSince1970: ms), fields: values))
+        let record = Submission(id: id, formId: spec.id, formVersion: spec.version, time: Date(timeIntervalSince1970: ms), fields: values)
+        if try store.save(record) { submitHook?.send(record.recordJSON) }
         try clearAndSave()
         return id
+    }
+
+    /// The form's `forms.on-submit` command (form or engine configuration), read once; a bad
+    /// value is logged and no command runs: it must not stop the submit, whose record is stored.
+    public var submitHook: SubmitHook? {
+        if let cached = submitHookCache { return cached }
+        let hook: SubmitHook?
+        do { hook = try SubmitHook.configured(in: configuration) } catch {
+            SubmitHook.logToStandardError("\(error)")
+            hook = nil
+        }
+        submitHookCache = .some(hook)
+        return hook
     }
 
     /// Forgets the last submission's id (see `submit`); the form is then ready for the next one.
