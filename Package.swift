@@ -43,11 +43,11 @@ let package = Package(
         // The network's inner loops, in C so that one binary holds a baseline x86-64 and an AVX2 + FMA
         // build of them (a function attribute, not a compiler flag); InkRecognition picks one at run time.
         .target(name: "CInkKernels", cSettings: optimizeCInDebug),
-        .target(name: "InkRender", dependencies: ["InkModel", "CCairo", "CJPEG"], swiftSettings: strict),
+        .target(name: "InkRender", dependencies: ["InkModel", "InkMath", "CCairo", "CJPEG"], swiftSettings: strict),
         // Other programs' ink files (InkML, Xournal++), read into and written from InkModel parts.
         .target(name: "InkFormats", dependencies: ["InkModel"], swiftSettings: strict),
         // Handwritten math: the expression tree, its LaTeX/MathML/text forms, the solver, the recognizer.
-        .target(name: "InkMath", dependencies: ["InkRecognition"], swiftSettings: strict),
+        .target(name: "InkMath", dependencies: ["InkModel", "InkRecognition"], swiftSettings: strict + optimizeInDebug),
         .target(name: "Quire", dependencies: ["InkModel", "InkRecognition", "InkRender", "InkFormats", "InkMath"],
                 swiftSettings: strict),
         // Kiosk forms: a spec, one part and editor per field, values, and submissions in SQLite or
@@ -55,11 +55,11 @@ let package = Package(
         .target(name: "QuireForms", dependencies: ["Quire", "InkModel", "InkRender", .product(name: "GRDB", package: "GRDB.swift"),
                                                    .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
-        .target(name: "QuireApp", dependencies: ["Quire", "CX11"], swiftSettings: strict),
+        .target(name: "QuireApp", dependencies: ["Quire", "QuireForms", "InkFormats", "CX11"], swiftSettings: strict),
         // Evaluation, benchmarks and synthetic data: for the CLI and the fuzzer, not in the `Quire` product.
-        .target(name: "QuireTools", dependencies: ["Quire", "InkRecognition"], swiftSettings: strict),
+        .target(name: "QuireTools", dependencies: ["Quire", "InkRecognition", "InkMath"], swiftSettings: strict),
         .executableTarget(name: "quire",
-                          dependencies: ["Quire", "QuireApp", "QuireForms", "QuireTools", "InkRecognition", "InkFormats", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          dependencies: ["Quire", "QuireApp", "QuireForms", "QuireTools", "InkRecognition", "InkMath", "InkFormats", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
         .executableTarget(name: "QuireFuzz", dependencies: ["Quire", "QuireApp", "QuireTools", "InkRecognition"], swiftSettings: strict),
         // Helpers shared by the test targets (temporary folders, error expectations, fixtures); tests only.
@@ -69,10 +69,11 @@ let package = Package(
         .testTarget(name: "InkFormatsTests", dependencies: ["InkFormats", "InkModel", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
                     exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "InkRecognitionTests", dependencies: ["InkRecognition", "QuireTools", "QuireTestSupport"], swiftSettings: strict),
-        .testTarget(name: "InkRenderTests", dependencies: ["InkRender", "InkModel", "QuireTools"], exclude: ["Golden"], swiftSettings: strict),
-        .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireApp", "QuireTools", "QuireTestSupport", "quire", "CCairo", "CX11"], exclude: ["Fixtures"],
+        .testTarget(name: "InkMathTests", dependencies: ["InkMath", "InkModel"], swiftSettings: strict),
+        .testTarget(name: "InkRenderTests", dependencies: ["InkRender", "InkModel", "InkMath", "QuireTools"], exclude: ["Golden"], swiftSettings: strict),
+        .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireApp", "QuireTools", "InkMath", "QuireTestSupport", "quire", "CCairo", "CX11"], exclude: ["Fixtures"],
                     swiftSettings: strict),
-        .testTarget(name: "QuireFormsTests", dependencies: ["QuireForms", "Quire", "InkModel", "QuireTestSupport", "quire"],
+        .testTarget(name: "QuireFormsTests", dependencies: ["QuireForms", "QuireApp", "Quire", "InkModel", "QuireTestSupport", "quire"],
                     exclude: ["Fixtures"], swiftSettings: strict),
         // X11 harness (Xvfb / Xorg+inputtest), window tests of `quire edit`, install test.
         .testTarget(name: "QuireAppTests", dependencies: ["quire", "QuireApp", "InkModel", "QuireTestSupport", "CX11", "CCairo"], swiftSettings: strict),

@@ -25,7 +25,7 @@ public struct RecognizedWord: Codable, Equatable, Sendable {
     public var line: Int
     public var strokeIds: [String]
     public var chars: [RecognizedChar]
-    /// Decorations applied by gestures ("underline", "surround").
+    /// Decorations applied by gestures ("underline", "surround") and by highlighter ink ("highlight").
     public var styles: [String]
     public init(label: String, candidates: [Candidate] = [], selected: Int = 0, box: Rect = .zero, line: Int = 0,
                 strokeIds: [String] = [], chars: [RecognizedChar] = [], styles: [String] = []) {

@@ -187,9 +187,38 @@ public final class ContentPackage {
         guard let i = index(of: part) else { throw QuireError(.partNotFound, "part '\(part.id)' is not in package '\(path)'") }
         parts.remove(at: i)
         part.package = nil
+        part.removedFrom = packageId
     }
 
     public func index(of part: ContentPart) -> Int? { parts.firstIndex { $0 === part } }
+
+    /// Moves a part to `index` (0...partCount-1): a notebook's pages are its parts, in order.
+    public func movePart(_ part: ContentPart, to index: Int) throws {
+        try checkOpen()
+        guard let from = self.index(of: part) else { throw QuireError(.partNotFound, "part '\(part.id)' is not in package '\(path)'") }
+        guard parts.indices.contains(index) else {
+            throw QuireError(.indexOutOfRange, "part index \(index) is out of range (package has \(parts.count) parts)")
+        }
+        parts.insert(parts.remove(at: from), at: index)
+    }
+
+    /// Puts a part that `removePart` took out of this package back at `index` (0...partCount),
+    /// with its content and id: undoing a page's deletion.
+    public func restorePart(_ part: ContentPart, at index: Int) throws {
+        try checkOpen()
+        guard part.package == nil, part.removedFrom == packageId else {
+            throw QuireError(.invalidArgument, "part '\(part.id)' was not removed from package '\(path)'")
+        }
+        guard !parts.contains(where: { $0.id == part.id }) else {
+            throw QuireError(.invalidArgument, "package '\(path)' already has a part '\(part.id)'")
+        }
+        guard (0...parts.count).contains(index) else {
+            throw QuireError(.indexOutOfRange, "part index \(index) is out of range (package has \(parts.count) parts)")
+        }
+        parts.insert(part, at: index)
+        part.package = self
+        part.removedFrom = nil
+    }
 
     /// Package metadata, persisted with the package. The getter returns the live set; assigning
     /// copies the new set's values in (the SDK's `let md = p.metadata; …; p.metadata = md` included).

@@ -4,6 +4,8 @@ import Foundation
 public final class ContentPart {
     public let model: PartModel
     public internal(set) weak var package: ContentPackage?
+    /// The id of the package `removePart` took this part out of (only that one may restore it).
+    var removedFrom: String?
 
     init(model: PartModel, package: ContentPackage) {
         self.model = model

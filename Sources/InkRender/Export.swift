@@ -151,6 +151,33 @@ public final class Exporter {
         return s.output
     }
 
+    /// One PDF of several parts, a page each (a notebook). A page is the part's content, and at
+    /// least `minimumPage` (model millimetres from the origin, e.g. the screen page at zoom 1), so
+    /// that pages read like the pages on screen rather than each cropped to its ink.
+    public func exportPDF(parts: [PartModel], minimumPage: Rect? = nil, options: ExportOptions = ExportOptions()) throws -> Data {
+        guard !parts.isEmpty else { throw QuireError(.exportError, "a PDF needs at least one page") }
+        let k = 72 / 25.4
+        var areas: [Rect] = []
+        for part in parts {
+            var area = try exportBounds(part: part, options: options)
+            if let page = minimumPage, page.width > 0, page.height > 0 { area = area.union(page) }
+            try checkVectorPage(area, k, "PDF")
+            areas.append(area)
+        }
+        let s = try CairoSurface.pdf(width: areas[0].width * k, height: areas[0].height * k, creator: "Quire")
+        for (part, area) in zip(parts, areas) {
+            s.setPDFPageSize(width: area.width * k, height: area.height * k)
+            let cr = CairoContext(s)
+            let t = Transform(scale: k, tx: -area.x * k, ty: -area.y * k)
+            renderer.draw(cr, part: part, state: state(options, t, area), clip: nil, options: drawOptions(part, nil, area, options))
+            cr.showPage()
+            try check(cr.errorMessage, "PDF")
+        }
+        s.finish()
+        try check(s.errorMessage, "PDF")
+        return s.output
+    }
+
     /// SVG (size of the content, in points) with ink as paths and typeset text as `<text>` elements.
     public func exportSVG(part: PartModel, block: String? = nil, options: ExportOptions = ExportOptions()) throws -> Data {
         let area = try exportBounds(part: part, block: block, options: options)

@@ -1,4 +1,5 @@
 import Foundation
+import InkMath
 import InkModel
 
 /// What `PageRenderer.draw` includes besides the model.
@@ -122,7 +123,10 @@ public final class PageRenderer {
                 drawGuides(cr, block: b, area: area, spacing: state.guideSpacing, visible: cull, scale: scale * deviceScale)
             }
             if b.kind == .image, !b.box.isEmpty, b.box.intersects(cull) { drawImage(cr, block: b, part: part) }
-            if !options.skipText { drawText(cr, block: b, spacing: state.guideSpacing) }
+            if !options.skipText {
+                drawText(cr, block: b, spacing: state.guideSpacing)
+                if b.properties[TypesetMath.propertyKey] != nil { MathPainter(theme: theme, metrics: fontMetrics).draw(cr, block: b) }
+            }
             drawDecorations(cr, block: b, scale: scale * deviceScale)
             if options.fastInk { cr.setAntialias(.fast) }
             drawStrokes(cr, strokes(part, inBlock: b.id), cull: cull, pressure: state.pressure, scale: scale * deviceScale, minWidth: minInk)
@@ -152,7 +156,11 @@ public final class PageRenderer {
         }
         cr.restore()
         if options.selection {
-            for r in selectionRects(part: part, state: state) { drawSelection(cr, r) }
+            if let f = state.selectionFrame {
+                drawSelectionFrame(cr, f)
+            } else {
+                for r in selectionRects(part: part, state: state) { drawSelection(cr, r) }
+            }
         }
         if options.overlay { drawLasso(cr, state.lasso) }
     }
@@ -213,7 +221,8 @@ public final class PageRenderer {
     /// View-pixel rectangles of the selection highlight (including its outline).
     func selectionRects(part: PartModel, state: RenderState) -> [Rect] {
         let dragged = draggedIds(part, state)
-        return state.selectedBlockIds.sorted().compactMap { id in
+        let frame = state.selectionFrame.map { [$0.drawnRect] } ?? []
+        return frame + state.selectedBlockIds.sorted().compactMap { id in
             guard let b = part.blocks[id], var e = subtreeExtent(part, id, pressure: state.pressure) else { return nil }
             if id == part.rootId, !b.box.isEmpty { e = b.box }
             if dragged.contains(id) { e = e.offsetBy(dx: state.dragOffset.x, dy: state.dragOffset.y) }
@@ -238,6 +247,36 @@ public final class PageRenderer {
             }
             cr.fill()
         }
+    }
+
+    /// A lasso selection: dashed outline, square corner handles and the round rotate handle
+    /// on a stem, white-filled so they show on ink.
+    private func drawSelectionFrame(_ cr: CairoContext, _ f: SelectionFrame) {
+        let sel = theme.selectionColor
+        let r = f.box
+        cr.save()
+        cr.setSource(sel, alphaScale: theme.selectionFillAlpha * 0.5)
+        cr.rectangle(r)
+        cr.fill()
+        cr.setSource(sel)
+        cr.setLineWidth(max(theme.selectionWidth, 1))
+        cr.setDash([5, 3])
+        cr.rectangle(r.x.rounded() + 0.5, r.y.rounded() + 0.5, r.width.rounded(), r.height.rounded())
+        cr.stroke()
+        cr.setDash([])
+        let h = f.handleSize, top = Point(x: r.midX, y: r.y), knob = f.rotateHandle
+        cr.moveTo(top.x, top.y)
+        cr.lineTo(knob.x, knob.y + h / 2)
+        cr.stroke()
+        for c in f.corners { cr.rectangle((c.x - h / 2).rounded(), (c.y - h / 2).rounded(), h, h) }
+        cr.newSubPath()
+        cr.arc(knob.x, knob.y, radius: h / 2, from: 0, to: 2 * Double.pi)
+        cr.setSourceRGB(1, 1, 1)
+        cr.fillPreserve()
+        cr.setSource(sel)
+        cr.setLineWidth(1.5)
+        cr.stroke()
+        cr.restore()
     }
 
     /// Draws the lasso polygon (view pixels) with the identity-to-view matrix current.
@@ -428,10 +467,12 @@ public final class PageRenderer {
         cr.save()
         cr.selectFont(theme.debugFont)
         cr.setFontSize(theme.debugFont.size)
+        var labels: [(text: String, anchor: Rect, width: Double)] = []
         for b in part.blocksInTreeOrder() {
             if let only, !only.contains(b.id) { continue }
             cr.save()
-            if dragged.contains(b.id) { cr.translate(state.dragOffset.x, state.dragOffset.y) }
+            let offset = dragged.contains(b.id) ? state.dragOffset : Point(x: 0, y: 0)
+            cr.translate(offset.x, offset.y)
             if !b.box.isEmpty {
                 cr.setSource(theme.debugBlockColor)
                 cr.setLineWidth(px)
@@ -459,12 +500,28 @@ public final class PageRenderer {
                 var label = w.chosenLabel
                 let others = w.candidates.map(\.label).filter { $0 != w.chosenLabel }.prefix(4)
                 if !others.isEmpty { label += "  [" + others.joined(separator: " | ") + "]" }
-                cr.setSource(theme.debugLabelColor)
                 // Above the word and clear of a "surround" decoration.
-                cr.moveTo(w.box.x, w.box.y - 2)
-                cr.showText(label)
+                labels.append((label, w.box.offsetBy(dx: offset.x, dy: offset.y).insetBy(dx: 0, dy: -1), cr.textExtents(label).xAdvance))
             }
             cr.restore()
+        }
+        // The labels of neighbouring words (with their candidates, often wider than the word)
+        // would overprint each other: each is placed clear of those before it.
+        let fe = cr.fontExtents()
+        let h = fe.ascent + fe.descent
+        let frames = DebugLabelLayout.place(anchors: labels.map(\.anchor), sizes: labels.map { ($0.width, h) }, gap: 0.4)
+        for (l, f) in zip(labels, frames) {
+            if f.maxY < l.anchor.y - 0.5 {
+                // Moved up: a thin line leads back to its word.
+                cr.setSource(theme.debugLabelColor, alphaScale: 0.5)
+                cr.setLineWidth(px)
+                cr.moveTo(f.x + 0.5, f.maxY)
+                cr.lineTo(l.anchor.x + 0.5, l.anchor.y)
+                cr.stroke()
+            }
+            cr.setSource(theme.debugLabelColor)
+            cr.moveTo(f.x, f.y + fe.ascent)
+            cr.showText(l.text)
         }
         cr.restore()
     }

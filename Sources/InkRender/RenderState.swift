@@ -30,6 +30,8 @@ public struct RenderState: Equatable, Sendable {
     public var selectedBlockIds: Set<String>
     /// Lasso polygon in view pixels (empty: none).
     public var lasso: [Point]
+    /// The lasso selection's outline and handles (nil: no lasso selection).
+    public var selectionFrame: SelectionFrame?
     /// Strokes in progress, drawn above everything else.
     public var liveStrokes: [LiveStroke]
     /// Draws baselines in Text blocks (`text.guides.enable`).

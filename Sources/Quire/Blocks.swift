@@ -59,6 +59,8 @@ public struct MimeType: Hashable, Sendable, CustomStringConvertible {
     public static let jpeg = MimeType("image/jpeg")
     public static let pdf = MimeType("application/pdf")
     public static let html = MimeType("text/html")
+    /// Markdown: a notebook's text with a heading per page.
+    public static let markdown = MimeType("text/markdown")
     public var description: String { typeName }
 }
 

@@ -19,10 +19,16 @@ final class ClipboardStore: @unchecked Sendable {
     static let shared = ClipboardStore()
     private let lock = NSLock()
     private var payload: ClipboardPayload?
-    var value: ClipboardPayload? {
-        get { lock.withLock { payload } }
-        set { lock.withLock { payload = newValue } }
-    }
+    private var selectionPayload: SelectionPayload?
+    /// A copied block (nil when a selection was copied last).
+    var value: ClipboardPayload? { lock.withLock { payload } }
+    /// A copied lasso selection (nil when a block was copied last).
+    var selection: SelectionPayload? { lock.withLock { selectionPayload } }
+    func set(_ p: ClipboardPayload?) { lock.withLock { payload = p; selectionPayload = nil } }
+    func set(_ p: SelectionPayload?) { lock.withLock { selectionPayload = p; payload = nil } }
+    /// Both, to put back what was there before a paste of data.
+    var saved: (ClipboardPayload?, SelectionPayload?) { lock.withLock { (payload, selectionPayload) } }
+    func restore(_ s: (ClipboardPayload?, SelectionPayload?)) { lock.withLock { (payload, selectionPayload) = s } }
 }
 
 extension Editor {
@@ -40,21 +46,39 @@ extension Editor {
             d.childIds.forEach(visit)
         }
         visit(b.id)
-        ClipboardStore.shared.value = ClipboardPayload(blocks: blocks, strokes: strokes, images: images)
+        ClipboardStore.shared.set(ClipboardPayload(blocks: blocks, strokes: strokes, images: images))
     }
 
     /// True when there is something to paste.
-    public var canPaste: Bool { ClipboardStore.shared.value != nil }
+    public var canPaste: Bool { ClipboardStore.shared.value != nil || ClipboardStore.shared.selection != nil }
 
-    /// Pastes the clipboard's block at a view point: a deep copy with new ids (Text Document only).
+    /// Pastes the clipboard at a view point: a copied block (Text Document only) as a deep copy
+    /// with new ids, or a copied lasso selection (any part type, see `SelectionClipboard.swift`).
     public func paste(at point: Point) throws {
+        guard point.x.isFinite, point.y.isFinite else { throw QuireError(.invalidArgument, "paste: point must be finite") }
+        if let sel = ClipboardStore.shared.selection { return try paste(sel, at: point) }
         let m = try requireTextDocument("paste")
         guard let payload = ClipboardStore.shared.value, let top = payload.blocks.first else {
             throw QuireError(.unsupportedOperation, "nothing to paste")
         }
-        guard point.x.isFinite, point.y.isFinite else { throw QuireError(.invalidArgument, "paste: point must be finite") }
         let p = toModel(point.x, point.y)
-        let dx = max(0, p.x) - top.box.x, dy = max(0, p.y) - top.box.y
+        var seq = m.nextSeq()
+        let (changes, ids) = try pastedTree(payload, dx: max(0, p.x) - top.box.x, dy: max(0, p.y) - top.box.y, model: m, seq: &seq)
+        let newTop = ids[top.id]!
+        var root = m.root
+        let old = root
+        root.childIds.append(newTop)
+        // Every pasted block is read where it lands (and reported), not only the top one: words
+        // another process sent need not match the ink, and an undo and redo would read them.
+        commit(Transaction(changes: changes + [.block(old: old, new: root)]), affecting: payload.blocks.compactMap { ids[$0.id] })
+        relayout(anchor: newTop, model: m)
+    }
+
+    /// The changes that add a copied block tree moved by (dx, dy) mm, with new block and stroke
+    /// ids (returned by old block id), and strokes numbered from `seq`. The top block's parent is
+    /// the root; the caller adds it to the root's children.
+    func pastedTree(_ payload: ClipboardPayload, dx: Double, dy: Double, model m: PartModel, seq: inout Int64) throws -> ([Change], [String: String]) {
+        guard let top = payload.blocks.first else { return ([], [:]) }
         var ids: [String: String] = [:]
         for b in payload.blocks { ids[b.id] = m.makeBlockId() }
         var strokeIds: [String: String] = [:]
@@ -64,7 +88,6 @@ extension Editor {
         var strokeBlock: [String: String] = [:]
         for s in payload.strokes { strokeBlock[s.id] = s.blockId }
         var changes: [Change] = []
-        var seq = m.nextSeq()
         for b in payload.blocks {
             var nb = b
             nb.id = ids[b.id]!
@@ -89,16 +112,7 @@ extension Editor {
             }
             changes.append(.block(old: nil, new: nb))
         }
-        // Ink moved past ±21 km (Int32 hundredths of a millimetre) would wrap around to the
-        // other end of the page; like a box out of range, that place is refused.
-        let qx = Int64(InkStroke.quantize(dx)), qy = Int64(InkStroke.quantize(dy))
-        for s in payload.strokes {
-            let b = s.unitBounds
-            guard Int64(b.minX) + qx >= Int64(Int32.min), Int64(b.maxX) + qx <= Int64(Int32.max),
-                  Int64(b.minY) + qy >= Int64(Int32.min), Int64(b.maxY) + qy <= Int64(Int32.max) else {
-                throw QuireError(.invalidArgument, "cannot paste there: stroke '\(s.id)' would leave the range of coordinates")
-            }
-        }
+        try Self.checkRange(payload.strokes, dx: dx, dy: dy)
         for s in payload.strokes {
             var ns = s.translated(dx: dx, dy: dy)
             ns.id = strokeIds[s.id]!
@@ -107,15 +121,20 @@ extension Editor {
             if seq < .max { seq += 1 }
             changes.append(.stroke(old: nil, new: ns))
         }
-        let newTop = ids[top.id]!
-        var root = m.root
-        let old = root
-        root.childIds.append(newTop)
-        changes.append(.block(old: old, new: root))
-        // Every pasted block is read where it lands (and reported), not only the top one: words
-        // another process sent need not match the ink, and an undo and redo would read them.
-        commit(Transaction(changes: changes), affecting: payload.blocks.compactMap { ids[$0.id] })
-        relayout(anchor: newTop, model: m)
+        return (changes, ids)
+    }
+
+    /// Ink moved past ±21 km (Int32 hundredths of a millimetre) would wrap around to the other
+    /// end of the page; like a box out of range, that place is refused.
+    static func checkRange(_ strokes: [InkStroke], dx: Double, dy: Double) throws {
+        let qx = Int64(InkStroke.quantize(dx)), qy = Int64(InkStroke.quantize(dy))
+        for s in strokes {
+            let b = s.unitBounds
+            guard Int64(b.minX) + qx >= Int64(Int32.min), Int64(b.maxX) + qx <= Int64(Int32.max),
+                  Int64(b.minY) + qy >= Int64(Int32.min), Int64(b.maxY) + qy <= Int64(Int32.max) else {
+                throw QuireError(.invalidArgument, "cannot paste there: stroke '\(s.id)' would leave the range of coordinates")
+            }
+        }
     }
 
     /// Copies `block` (as `copy(_:)` does) and returns it serialized in `MimeType.quireClipboard`.
@@ -125,14 +144,22 @@ extension Editor {
         return try Self.encodeClipboard(payload)
     }
 
-    /// Pastes a block serialized by `copyData` (possibly by another process) at a view point.
+    /// Pastes a block serialized by `copyData`, or a selection by `copySelectionData` (possibly by
+    /// another process), at a view point.
     /// Malformed data throws `importError` and changes nothing.
     public func paste(data: Data, at point: Point) throws {
-        let payload = try Self.decodeClipboard(data)
-        let saved = ClipboardStore.shared.value
-        ClipboardStore.shared.value = payload
-        defer { ClipboardStore.shared.value = saved ?? payload }
-        try paste(at: point)
+        let saved = ClipboardStore.shared.saved
+        if Self.isSelectionData(data) {
+            let sel = try Self.decodeSelection(data)
+            ClipboardStore.shared.set(sel)
+            defer { if saved.0 != nil || saved.1 != nil { ClipboardStore.shared.restore(saved) } }
+            try paste(at: point)
+        } else {
+            let payload = try Self.decodeClipboard(data)
+            ClipboardStore.shared.set(payload)
+            defer { if saved.0 != nil || saved.1 != nil { ClipboardStore.shared.restore(saved) } }
+            try paste(at: point)
+        }
     }
 
     private struct Envelope: Codable {

@@ -36,6 +36,9 @@ public final class Editor {
     public let toolController = ToolController()
     /// Records what this editor receives to a session file (see `SessionRecorder`); nil: nothing is recorded.
     public var recorder: SessionRecorder?
+    /// Told why each finished pen stroke was or was not taken for a gesture (the inspector); nil:
+    /// the classifier explains nothing and costs nothing more.
+    public var gestureObserver: ((GestureExplanation) -> Void)?
 
     let viewport = Viewport()
     let history = History()
@@ -56,6 +59,8 @@ public final class Editor {
     public private(set) var selection: Set<String> = []
     /// Selected stroke ids (lasso).
     public private(set) var selectedStrokes: Set<String> = []
+    /// True when the selection came from the lasso (drawn with its frame and handles).
+    private(set) var selectionFramed = false
     private(set) var wordSelection: WordRef?
     /// False while a `pointerEvents` batch asked for no gesture processing.
     private(set) var gesturesAllowed = true
@@ -68,6 +73,8 @@ public final class Editor {
         self.renderer = renderer
         self.fontMetricsProvider = fontMetricsProvider
         if let r = TextRecognizerAdapter.shared { register(r) }
+        // After the text recognizer, which reads Math blocks too until one of their own is set.
+        if let r = MathRecognizerAdapter.shared { register(r) }
     }
 
     // MARK: setup
@@ -167,10 +174,12 @@ public final class Editor {
 
     // MARK: selection
 
-    /// Selects blocks, and strokes unless `strokes` is nil (then the stroke selection stays).
-    func select(blocks: Set<String>, strokes: Set<String>? = nil) {
+    /// Selects blocks, and strokes unless `strokes` is nil (then the stroke selection stays);
+    /// `framed`: a lasso selection, drawn with handles.
+    func select(blocks: Set<String>, strokes: Set<String>? = nil, framed: Bool = false) {
         selection = blocks
         if let strokes { selectedStrokes = strokes }
+        selectionFramed = framed && (!blocks.isEmpty || !selectedStrokes.isEmpty)
     }
 
     func selectWord(_ ref: WordRef?) { wordSelection = ref }
@@ -260,6 +269,7 @@ public final class Editor {
         }
         selection = selection.filter { m.blocks[$0] != nil }
         selectedStrokes = selectedStrokes.filter { m.strokes[$0] != nil }
+        if selection.isEmpty && selectedStrokes.isEmpty { selectionFramed = false }
         if let w = wordSelection, !(m.blocks[w.blockId]?.words.indices.contains(w.index) ?? false) { wordSelection = nil }
         if let r = renderer {
             r.invalidate(dirty.isEmpty && dirty == .zero ? nil : viewTransform.apply(dirty.insetBy(dx: -3, dy: -3)))

@@ -189,11 +189,7 @@ extension Editor {
         let center = Point(x: bounds.x + bounds.width / 2, y: bounds.y + bounds.height / 2)
         if let hit = topBlock(atModel: start, model: m) ?? topBlock(atModel: center, model: m) {
             var nb = hit
-            if hit.kind == .text {
-                let grown = hit.box.union(bounds)
-                let bottom = (grown.maxY / spacing).rounded(.up) * spacing
-                nb.box = Rect(x: hit.box.x, y: hit.box.y, width: max(hit.box.width, grown.maxX - hit.box.x), height: bottom - hit.box.y)
-            }
+            if hit.kind == .text { nb.box = Self.textBox(hit.box, holding: bounds, spacing: spacing) }
             return (hit.id, nb == hit ? [] : [.block(old: hit, new: nb)])
         }
         let margin = 5.0
@@ -206,6 +202,14 @@ extension Editor {
         let oldRoot = root
         root.childIds.append(block.id)
         return (block.id, [.block(old: nil, new: block), .block(old: oldRoot, new: root)])
+    }
+
+    /// A Text block's box grown to hold ink: down to a whole guide line, and to the right; its
+    /// top-left stays.
+    static func textBox(_ box: Rect, holding bounds: Rect, spacing: Double) -> Rect {
+        let grown = box.union(bounds)
+        let bottom = (grown.maxY / spacing).rounded(.up) * spacing
+        return Rect(x: box.x, y: box.y, width: max(box.width, grown.maxX - box.x), height: bottom - box.y)
     }
 
     /// `text.guides.spacing`; under 0.5 mm or over a metre (block boxes would leave the range a

@@ -29,14 +29,25 @@ extension Editor {
     /// how (see `BlockDiagnostics`). Runs on the calling thread; the model is not changed. Throws
     /// `invalidBlock` for a block without ink, `recognitionError` when the block's recognizer is
     /// not Quire's own (another recognizer cannot explain itself).
-    public func recognitionDiagnostics(_ block: ContentBlock) throws -> BlockDiagnostics {
+    ///
+    /// To see how other settings would read the same ink (the inspector's compare view), pass
+    /// `recognizer` (other weights), `options` (`text.configuration.*` values, without the prefix,
+    /// over the editor's) and `decoder` (decoder settings no configuration key holds, such as the
+    /// language-model weight).
+    public func recognitionDiagnostics(_ block: ContentBlock, recognizer other: TextRecognizerAdapter? = nil,
+                                       options extra: [String: String] = [:],
+                                       decoder: ((inout RecognitionOptions) -> Void)? = nil) throws -> BlockDiagnostics {
         let m = try requirePart()
         let b = try block.checkValid()
-        guard let adapter = recognizers.recognizer(for: b.type) as? TextRecognizerAdapter else {
+        guard let adapter = other ?? recognizers.recognizer(for: b.type) as? TextRecognizerAdapter else {
             throw QuireError(.recognitionError, "block '\(b.id)' is not read by Quire's recognizer: no diagnostics")
         }
-        guard let req = makeRequest(blockId: b.id, model: m) else { throw QuireError(.invalidBlock, "block '\(b.id)' is no longer valid") }
-        let (recognizer, options) = try adapter.configured(options: req.options)
+        guard var req = makeRequest(blockId: b.id, model: m) else { throw QuireError(.invalidBlock, "block '\(b.id)' is no longer valid") }
+        req.options.merge(extra) { $1 }
+        let configured = try adapter.configured(options: req.options)
+        let recognizer = configured.recognizer
+        var options = configured.options
+        decoder?(&options)
         let t0 = TextRecognizerAdapter.threadCPUNanos()
         let strokes = req.strokes.filter { $0.count > 0 }
         guard !strokes.isEmpty else { throw QuireError(.invalidBlock, "block '\(b.id)' holds no ink to read") }

@@ -62,10 +62,16 @@ extension Editor {
     /// Checks a finished pen stroke for a gesture; returns true when it was handled as one (its
     /// effect applied, or dropped by a delegate) and must not become ink.
     func handleGesture(_ samples: [InkSample], model m: PartModel) -> Bool {
-        guard samples.count >= 2 else { return false }
+        guard samples.count >= 2 else {
+            gestureObserver?(GestureExplanation(samples: samples, kind: nil, applied: false, outcome: "a dot: ink", checks: []))
+            return false
+        }
         syncTextLayout()
         let kinds = enabledGestures(m)
-        guard !kinds.isEmpty else { return false }
+        guard !kinds.isEmpty else {
+            gestureObserver?(GestureExplanation(samples: samples, kind: nil, applied: false, outcome: "no gesture is enabled for this part: ink", checks: []))
+            return false
+        }
         var bbox = Rect(x: samples[0].x, y: samples[0].y, width: 0, height: 0)
         for s in samples {
             let nx = min(bbox.x, s.x), ny = min(bbox.y, s.y)
@@ -78,20 +84,36 @@ extension Editor {
         if let b = block, b.kind == .text, guides.enabled { guideY = (b.box.isEmpty ? 0 : b.box.y) + lh }
         let context = GestureContext(boxes: units.map(\.box), lineHeight: lh,
                                      betweenBlocks: m.kind == .textDocument && block == nil, guideY: guideY)
-        guard let kind = GestureClassifier().classify(samples, context: context), kinds.contains(kind) else { return false }
+        var checks: [GestureExplanation.Check] = []
+        let note: ((String, Bool, String) -> Void)? = gestureObserver == nil ? nil : { checks.append(.init(rule: $0, passed: $1, detail: $2)) }
+        let seen = GestureClassifier().classify(samples, context: context, note: note)
+        func explain(_ applied: Bool, _ outcome: String) {
+            gestureObserver?(GestureExplanation(samples: samples, kind: seen, applied: applied, outcome: outcome, checks: checks))
+        }
+        guard let kind = seen, kinds.contains(kind) else {
+            explain(false, seen.map { "\($0.rawValue), but not enabled for this part (\(ConfigKey<[String]>.penGestures(m.kind).name)): ink" } ?? "ink")
+            return false
+        }
         let blockId = block?.id ?? m.rootId
         var g = Gesture(kind: kind, blockId: blockId, box: bbox, samples: samples, words: [], strokeIds: [])
-        guard let t = gestureChanges(&g, block: block, units: units, model: m) else { return false }
+        guard let t = gestureChanges(&g, block: block, units: units, model: m) else {
+            explain(false, "\(kind.rawValue), but it found nothing to act on: ink")
+            return false
+        }
         var action = GestureAction.apply
         notify { d in
             if action == .apply { action = d.gestureAction(self, gesture: g) }
         }
         switch action {
-        case .addStroke: return false
+        case .addStroke:
+            explain(false, "\(kind.rawValue), but a delegate made it ink")
+            return false
         case .ignore:
+            explain(false, "\(kind.rawValue), dropped by a delegate")
             renderer?.invalidate(viewTransform.apply(bbox.insetBy(dx: -3, dy: -3)))
             return true
         case .apply:
+            explain(true, "\(kind.rawValue), applied")
             commit(t, affecting: t.affectedBlocks(rootId: m.rootId))
             if m.kind == .textDocument { relayout(anchor: block?.id, model: m) }
             renderer?.invalidate(viewTransform.apply(bbox.insetBy(dx: -3, dy: -3)))
@@ -230,7 +252,7 @@ extension Editor {
                 if let i = u.wordIndex {
                     var st = Set(nb.words[i].styles)
                     if allHave { st.remove(style) } else { st.insert(style) }
-                    nb.words[i].styles = ["underline", "surround"].filter { st.contains($0) }
+                    nb.words[i].styles = Self.wordStyles.filter { st.contains($0) }
                 }
                 if allHave { pending.subtract(u.strokeIds) } else if u.wordIndex == nil { pending.formUnion(u.strokeIds) }
             }

@@ -1,4 +1,5 @@
 import Foundation
+import InkMath
 import InkModel
 
 extension Editor {
@@ -20,6 +21,21 @@ extension Editor {
         recognition.submit(req, version: Self.inkVersion(req.strokes), recognizer: recognizer)
     }
 
+    /// The ink a block's recognizer reads: highlighter strokes mark the words they cover, they
+    /// are never letters.
+    func recognitionInk(_ blockId: String, model m: PartModel) -> [InkStroke] {
+        m.strokes(inBlock: blockId).filter { $0.tool != Tool.highlighter.rawValue }
+    }
+
+    /// Where a block's highlighter strokes lie, widened by half their width (a highlighter's
+    /// ink is broad; its bounds are those of the pen's path).
+    func highlightAreas(_ blockId: String, model m: PartModel) -> [Rect] {
+        m.strokes(inBlock: blockId).filter { $0.tool == Tool.highlighter.rawValue }.map { s in
+            let half = max(2, Double(s.width) / 2)
+            return s.bounds.insetBy(dx: -half / 2, dy: -half)
+        }
+    }
+
     func makeRequest(blockId: String, model m: PartModel) -> RecognitionRequest? {
         guard let b = m.blocks[blockId] else { return nil }
         var options: [String: String] = [:]
@@ -34,7 +50,7 @@ extension Editor {
             }
         }
         let guides = configuration[.textGuidesEnable]
-        return RecognitionRequest(blockId: blockId, blockType: b.type, box: b.box, strokes: m.strokes(inBlock: blockId),
+        return RecognitionRequest(blockId: blockId, blockType: b.type, box: b.box, strokes: recognitionInk(blockId, model: m),
                                   guideSpacing: guides ? guideSpacing : nil, options: options)
     }
 
@@ -62,11 +78,21 @@ extension Editor {
         var changed: [String] = []
         var dirty = Rect.zero
         for r in recognition.drain() {
-            guard var b = m.blocks[r.blockId], Self.inkVersion(m.strokes(inBlock: r.blockId)) == r.version else { continue }
+            guard var b = m.blocks[r.blockId], Self.inkVersion(recognitionInk(r.blockId, model: m)) == r.version else { continue }
             if let words = r.words?.map(Self.sanitized) {
                 guard b.text == nil else { continue }
-                let merged = Self.merge(recognized: words, into: b, strokeBounds: { m.strokes[$0]?.bounds })
-                guard merged != b.words else { continue }
+                let merged = Self.merge(recognized: words, into: b, strokeBounds: { m.strokes[$0]?.bounds },
+                                        highlights: highlightAreas(b.id, model: m))
+                var properties = b.properties
+                for (k, v) in r.properties { properties[k] = v.isEmpty ? nil : v }
+                guard merged != b.words || properties != b.properties else { continue }
+                b.properties = properties
+                if b.kind == .math {
+                    // The solver's results beside the ink follow what was read.
+                    if let r = MathBlocks.extent(b) { dirty = dirty.union(r) }
+                    b = MathBlocks.refreshed(b, options: MathSolverOptions(configuration: configuration))
+                    if let r = MathBlocks.extent(b) { dirty = dirty.union(r) }
+                }
                 // Only where words (their decorations, typeset text, debug boxes) were or are now:
                 // a full repaint of a large page after every result would hold up the pen.
                 for w in b.words + merged where !w.box.isEmpty { dirty = dirty.union(w.box) }
@@ -138,29 +164,40 @@ extension Editor {
         var t = Transaction()
         var ids: [String] = []
         for b in targets {
-            let strokes = m.strokes(inBlock: b.id)
-            guard !strokes.isEmpty || b.text != nil || !b.words.isEmpty else { continue }
-            var nb = b
-            nb.conversion = targetState.rawValue
-            if targetState == .digitalPublish || b.text != nil {
-                // Reflowed to the block's width (laid out in the commit): the words leave their
-                // places on the page and keep their candidates and styles.
-                nb.text = Self.plainText(of: b)
-                if b.text == nil { nb.words = Self.textLines(of: b.words).flatMap { $0.map { b.words[$0] } } }
-            } else {
-                // In place: each word is typeset where its ink was and stays editable by pen.
-                nb.words = b.words.map(Self.typeset)
-                nb.properties = nb.properties.filter { !$0.key.hasPrefix("quire.style.") }
-                nb = laidOut(nb, fresh: Set(b.words.indices.filter { !b.words[$0].strokeIds.isEmpty }))
-            }
-            for s in strokes { t.changes.append(.stroke(old: s, new: nil)) }
-            guard nb != b || !strokes.isEmpty else { continue }
-            t.changes.append(.block(old: b, new: nb))
+            guard let c = conversionChanges(b, targetState: targetState, model: m) else { continue }
+            t.changes += c
             ids.append(b.id)
         }
         commit(t, affecting: ids)
         // Reflowed text may need more lines than the ink did.
         if m.kind == .textDocument, !ids.isEmpty { relayout(anchor: nil, model: m) }
+    }
+
+    /// The changes that convert one recognizable block (its ink goes, its words are typeset in
+    /// place or reflowed as text); nil when there is nothing to convert.
+    func conversionChanges(_ b: BlockData, targetState: ConversionState, model m: PartModel) -> [Change]? {
+        guard Self.recognizable(b.type) else { return nil }
+        let strokes = m.strokes(inBlock: b.id)
+        guard !strokes.isEmpty || b.text != nil || !b.words.isEmpty else { return nil }
+        var nb = b
+        nb.conversion = targetState.rawValue
+        if b.kind == .math {
+            // Typeset math in place of the ink, at its place and size (MathBlocks).
+            guard !strokes.isEmpty else { return nil }
+            nb = MathBlocks.converted(nb, options: MathSolverOptions(configuration: configuration))
+        } else if targetState == .digitalPublish || b.text != nil {
+            // Reflowed to the block's width (laid out in the commit): the words leave their
+            // places on the page and keep their candidates and styles.
+            nb.text = Self.plainText(of: b)
+            if b.text == nil { nb.words = Self.textLines(of: b.words).flatMap { $0.map { b.words[$0] } } }
+        } else {
+            // In place: each word is typeset where its ink was and stays editable by pen.
+            nb.words = b.words.map(Self.typeset)
+            nb.properties = nb.properties.filter { !$0.key.hasPrefix("quire.style.") }
+            nb = laidOut(nb, fresh: Set(b.words.indices.filter { !b.words[$0].strokeIds.isEmpty }))
+        }
+        guard nb != b || !strokes.isEmpty else { return nil }
+        return strokes.map { .stroke(old: $0, new: nil) } + [.block(old: b, new: nb)]
     }
 
     /// The words a block shows, with the chosen candidate of each.

@@ -16,6 +16,7 @@ extension Editor {
                             pressure: configuration[.rendererInkPressure],
                             debugBoxes: configuration[.rendererDebugBoxes])
         s.prediction = configuration[.rendererPredictionEnable]
+        s.selectionFrame = selectionFrame
         for p in pointers.all { p.behaviour.show(p, in: &s, editor: self) }
         return s
     }

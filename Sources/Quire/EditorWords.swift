@@ -110,7 +110,9 @@ extension Editor {
     /// New recognition results for a block, merged with what the block holds: typeset words stay
     /// (recognition reads only the ink), a word read from the same strokes as before keeps the
     /// candidate the user picked, and gesture styles stay on the words holding the styled strokes.
-    static func merge(recognized found: [RecognizedWord], into b: BlockData, strokeBounds: (String) -> Rect? = { _ in nil }) -> [RecognizedWord] {
+    /// Words under highlighter ink (`highlights`) get the "highlight" style; the others lose it.
+    static func merge(recognized found: [RecognizedWord], into b: BlockData, strokeBounds: (String) -> Rect? = { _ in nil },
+                      highlights: [Rect] = []) -> [RecognizedWord] {
         let new = joinHinted(found.map { tightened($0, strokeBounds) }, b)
         var byStrokes: [Set<String>: RecognizedWord] = [:]
         var styleOfStroke: [String: Set<String>] = [:]
@@ -139,6 +141,23 @@ extension Editor {
             w.styles = ["underline", "surround"].filter { styles.contains($0) }
             out.append(w)
         }
+        return out.map { highlighted($0, highlights) }
+    }
+
+    /// The styles words carry, in the order a word lists them.
+    static let wordStyles = ["underline", "surround", "highlight"]
+
+    /// A word with the "highlight" style when highlighter ink covers at least half its width at
+    /// its middle height, and without it otherwise.
+    static func highlighted(_ w: RecognizedWord, _ areas: [Rect]) -> RecognizedWord {
+        guard !w.box.isEmpty || w.styles.contains("highlight") else { return w }
+        let on = !w.box.isEmpty && areas.contains { a in
+            a.y <= w.box.midY && a.maxY >= w.box.midY && horizontalCoverage(w.box, a.x, a.maxX) >= 0.5
+        }
+        var st = Set(w.styles)
+        if on { st.insert("highlight") } else { st.remove("highlight") }
+        var out = w
+        out.styles = wordStyles.filter { st.contains($0) }
         return out
     }
 

@@ -105,6 +105,17 @@ public struct GestureClassifier: Sendable {
 
     /// The gesture `stroke` (samples in mm) stands for in `context`, or nil when it is ink.
     public func classify(_ stroke: [InkSample], context: GestureContext) -> GestureKind? {
+        classify(stroke, context: context, note: nil)
+    }
+
+    /// Told each rule checked: its name, whether the stroke met it, what was measured (`explain`).
+    typealias Note = (String, Bool, String) -> Void
+
+    private static func mm(_ v: Double) -> String { String(format: "%.1f mm", v) }
+    private static func f(_ v: Double) -> String { String(format: "%.2f", v) }
+
+    /// `classify`, telling `note` (when given) each check; without one nothing is formatted.
+    func classify(_ stroke: [InkSample], context: GestureContext, note: Note?) -> GestureKind? {
         let n = stroke.count
         guard n >= 2 else { return nil }
         let lh = context.lineHeight
@@ -119,26 +130,43 @@ public struct GestureClassifier: Sendable {
         }
         let w = maxX - minX, h = maxY - minY
         // Anything shorter than a fifth of a line is a dot or a tick: ink.
-        guard length >= 0.2 * lh, max(w, h) >= 0.2 * lh else { return nil }
+        let big = length >= 0.2 * lh && max(w, h) >= 0.2 * lh
+        note?("longer than a dot", big, "path \(Self.mm(length)), extent \(Self.mm(max(w, h))); both need \(Self.mm(0.2 * lh)) (a fifth of the \(Self.mm(lh)) line)")
+        guard big else { return nil }
         let bbox = Rect(x: minX, y: minY, width: w, height: h)
 
-        if isScratch(stroke, bbox: bbox, length: length), overlapsInk(bbox, context) { return .scratchOut }
+        if isScratch(stroke, bbox: bbox, length: length, note: note) {
+            let over = overlapsInk(bbox, context)
+            note?("ink under the zig-zag", over, "covers half of one of \(context.boxes.count) boxes nearby: \(over ? "yes" : "no")")
+            if over { return .scratchOut }
+        }
 
         let first = stroke[0], last = stroke[n - 1]
         let dx = last.x - first.x, dy = last.y - first.y
         let chord = hypot(dx, dy)
 
-        if let k = loopGesture(stroke, bbox: bbox, length: length, chord: chord, context: context) { return k }
+        if let k = loopGesture(stroke, bbox: bbox, length: length, chord: chord, context: context, note: note) { return k }
 
-        guard chord >= thresholds.minLineLength * lh, length <= thresholds.maxStraightRatio * chord,
-              maxDeviation(stroke, chord: chord) <= thresholds.maxDeviation * chord else { return nil }
+        let long = chord >= thresholds.minLineLength * lh
+        note?("long enough for a line", long, "end to end \(Self.mm(chord)), need \(Self.mm(thresholds.minLineLength * lh))")
+        guard long else { return nil }
+        let straight = length <= thresholds.maxStraightRatio * chord
+        note?("straight", straight, "path / chord \(Self.f(length / chord)), at most \(Self.f(thresholds.maxStraightRatio))")
+        guard straight else { return nil }
+        let dev = maxDeviation(stroke, chord: chord)
+        note?("not bowed", dev <= thresholds.maxDeviation * chord, "strays \(Self.f(dev / chord)) of its chord, at most \(Self.f(thresholds.maxDeviation))")
+        guard dev <= thresholds.maxDeviation * chord else { return nil }
         let angle = atan2(abs(dy), abs(dx)) * 180 / .pi
         if angle <= thresholds.horizontalTolerance {
-            return horizontalGesture(stroke, bbox: bbox, chord: chord, context: context)
+            note?("horizontal", true, String(format: "%.0f° from the horizontal, at most %.0f°", angle, thresholds.horizontalTolerance))
+            return horizontalGesture(stroke, bbox: bbox, chord: chord, context: context, note: note)
         }
         if angle >= 90 - thresholds.verticalTolerance {
-            return verticalGesture(bbox: bbox, upward: dy < 0, context: context)
+            note?("vertical", true, String(format: "%.0f° from the vertical, at most %.0f°", 90 - angle, thresholds.verticalTolerance))
+            return verticalGesture(bbox: bbox, upward: dy < 0, context: context, note: note)
         }
+        note?("horizontal or vertical", false, String(format: "%.0f° from the horizontal: neither within %.0f° of it nor within %.0f° of the vertical",
+                                                      angle, thresholds.horizontalTolerance, thresholds.verticalTolerance))
         return nil
     }
 
@@ -156,12 +184,15 @@ public struct GestureClassifier: Sendable {
     /// A zig-zag along the stroke's main axis: enough large back-and-forth passes and a path
     /// much longer than the extent. Passes are counted with hysteresis (a reversal only counts once
     /// the pen went back by `scratchPassFraction` of the extent), so jitter and small loops do not.
-    private func isScratch(_ s: [InkSample], bbox: Rect, length: Double) -> Bool {
+    private func isScratch(_ s: [InkSample], bbox: Rect, length: Double, note: Note?) -> Bool {
         // People scratch sideways, even over a narrow word (whose scratch is then taller than
         // wide); only a clearly tall scratch is taken along y.
         let horizontal = bbox.width >= 0.6 * bbox.height
         let extent = horizontal ? bbox.width : bbox.height
-        guard extent > 0, length >= thresholds.minScratchPathRatio * extent else { return false }
+        guard extent > 0, length >= thresholds.minScratchPathRatio * extent else {
+            note?("zig-zag (scratch-out)", false, "path / extent \(Self.f(extent > 0 ? length / extent : 0)), need \(Self.f(thresholds.minScratchPathRatio))")
+            return false
+        }
         let hysteresis = thresholds.scratchPassFraction * extent
         var dir = 0, reversals = 0
         var ext = horizontal ? s[0].x : s[0].y
@@ -176,6 +207,8 @@ public struct GestureClassifier: Sendable {
                 if v < ext { ext = v } else if v - ext >= hysteresis { dir = 1; ext = v; reversals += 1 }
             }
         }
+        note?("zig-zag (scratch-out)", reversals >= thresholds.minScratchReversals,
+              "\(reversals) reversals \(horizontal ? "across" : "up and down"), need \(thresholds.minScratchReversals); path / extent \(Self.f(length / extent))")
         return reversals >= thresholds.minScratchReversals
     }
 
@@ -194,9 +227,11 @@ public struct GestureClassifier: Sendable {
 
     /// A closed loop (an end comes back to the stroke, about one turn) that fully encloses at least one box. An "o" is
     /// the same shape, but it encloses nothing: the content relation decides.
-    private func loopGesture(_ s: [InkSample], bbox: Rect, length: Double, chord: Double, context: GestureContext) -> GestureKind? {
+    private func loopGesture(_ s: [InkSample], bbox: Rect, length: Double, chord: Double, context: GestureContext, note: Note?) -> GestureKind? {
         let side = max(bbox.width, bbox.height)
-        guard length >= 1.4 * (bbox.width + bbox.height), side >= 0.5 * context.lineHeight else { return nil }
+        let round = length >= 1.4 * (bbox.width + bbox.height) && side >= 0.5 * context.lineHeight
+        note?("goes round (surround)", round, "path \(Self.f(length / max(1e-9, bbox.width + bbox.height))) × (width + height), need 1.4; side \(Self.mm(side)), need \(Self.mm(0.5 * context.lineHeight))")
+        guard round else { return nil }
         // Closed: an end comes back near the other part of the stroke's other half (a loop may
         // overshoot its start, so the ends themselves can be apart).
         let n = s.count, a = s[0], z = s[n - 1]
@@ -205,6 +240,7 @@ public struct GestureClassifier: Sendable {
             let p = s[i]
             gap = min(gap, i >= n / 2 ? hypot(p.x - a.x, p.y - a.y) : hypot(p.x - z.x, p.y - z.y))
         }
+        note?("closed", gap <= thresholds.maxLoopGap * side, "gap \(Self.f(gap / side)) of its side, at most \(Self.f(thresholds.maxLoopGap))")
         guard gap <= thresholds.maxLoopGap * side else { return nil }
         // Total turning: a loop turns about once (1 turn); a scribble turns many times.
         var turn = 0.0
@@ -216,6 +252,7 @@ public struct GestureClassifier: Sendable {
             px = qx; py = qy
         }
         let turns = abs(turn) / (2 * .pi)
+        note?("turns once", turns >= 0.75 && turns <= 1.5, "\(Self.f(turns)) turns, need 0.75 to 1.5")
         guard turns >= 0.75, turns <= 1.5 else { return nil }
         for b in context.boxes where b.width > 0 || b.height > 0 {
             // The box's centre and the middles of its sides, 10% in (for the pen's sloppiness and
@@ -224,8 +261,12 @@ public struct GestureClassifier: Sendable {
             let inside = Self.contains(s, Point(x: cx, y: cy)) && Self.contains(s, Point(x: b.x + mx, y: cy))
                 && Self.contains(s, Point(x: b.maxX - mx, y: cy)) && Self.contains(s, Point(x: cx, y: b.y + my))
                 && Self.contains(s, Point(x: cx, y: b.maxY - my))
-            if inside { return .surround }
+            if inside {
+                note?("encloses a word", true, "around the box at \(Self.mm(b.x)), \(Self.mm(b.y))")
+                return .surround
+            }
         }
+        note?("encloses a word", false, "none of \(context.boxes.count) boxes nearby lies inside")
         return nil
     }
 
@@ -243,14 +284,18 @@ public struct GestureClassifier: Sendable {
 
     /// A straight horizontal line: slice when nothing lies under it in a Text Document between
     /// blocks; strike-through when it crosses a word's middle; underline when it runs just below one.
-    private func horizontalGesture(_ s: [InkSample], bbox: Rect, chord: Double, context: GestureContext) -> GestureKind? {
+    private func horizontalGesture(_ s: [InkSample], bbox: Rect, chord: Double, context: GestureContext, note: Note?) -> GestureKind? {
         let lh = context.lineHeight
         let y = (bbox.y + bbox.maxY) / 2
         // Between blocks, a long line that crosses no content is a slice, even close below a
         // block's last line (there it would also pass for an underline).
         var crossesContent = false
         for b in context.boxes where bbox.x < b.maxX && bbox.maxX > b.x && y >= b.y && y <= b.maxY { crossesContent = true }
-        if context.betweenBlocks, !crossesContent, chord >= thresholds.minSliceLength * lh { return .slice }
+        if context.betweenBlocks {
+            let slice = !crossesContent && chord >= thresholds.minSliceLength * lh
+            note?("slice between blocks", slice, "crosses content: \(crossesContent ? "yes" : "no"); \(Self.mm(chord)) long, need \(Self.mm(thresholds.minSliceLength * lh))")
+            if slice { return .slice }
+        }
         var strike = false, under = false
         for b in context.boxes {
             let ix = min(bbox.maxX, b.maxX) - max(bbox.x, b.x)
@@ -275,7 +320,9 @@ public struct GestureClassifier: Sendable {
                 else if r >= 0.75 && y <= b.maxY + 0.35 * lh { under = true }
             }
         }
+        note?("through a word's middle (strike-through)", strike, "over a word-sized box it spans \(Int(thresholds.minCoverage * 100))% of")
         if strike { return .strikeThrough }
+        note?("just under a word (underline)", under, "under a word-sized box it spans \(Int(thresholds.minCoverage * 100))% of")
         if under { return .underline }
         return nil
     }
@@ -290,7 +337,7 @@ public struct GestureClassifier: Sendable {
 
     /// A straight vertical line: split when drawn downward through a word (well inside it, over
     /// most of its height); join when drawn upward in a gap, with content beside it and none under it.
-    private func verticalGesture(bbox: Rect, upward: Bool, context: GestureContext) -> GestureKind? {
+    private func verticalGesture(bbox: Rect, upward: Bool, context: GestureContext, note: Note?) -> GestureKind? {
         let lh = context.lineHeight
         let x = (bbox.x + bbox.maxX) / 2
         var crosses = false, left = false, right = false
@@ -314,14 +361,18 @@ public struct GestureClassifier: Sendable {
             && min(bbox.maxY, b.maxY) - max(bbox.y, b.y) > share * b.height {
             through = true
         }
+        note?("in a gap", left && right && !through, "word on the left: \(left ? "yes" : "no"), on the right: \(right ? "yes" : "no"), runs through content: \(through ? "yes" : "no")")
         if !upward {
+            note?("drawn down through a word (split)", crosses, "well inside a word over 90% of its height: \(crosses ? "yes" : "no")")
             if crosses { return .split }
             // Downward in a gap: a line break. A letter written into the gap (an l, a 1, an I)
             // is drawn downward too, but no taller than the words beside it; the gesture is drawn
             // across the whole line.
             let tall = bbox.height >= max(0.6 * lh, 1.15 * neighbourHeight)
+            note?("drawn down across the line (line break)", tall, "\(Self.mm(bbox.height)) tall, need \(Self.mm(max(0.6 * lh, 1.15 * neighbourHeight)))")
             return left && right && !through && tall ? .split : nil
         }
+        note?("drawn up in a gap (join)", left && right && !through, "upward")
         return left && right && !through ? .join : nil
     }
 }

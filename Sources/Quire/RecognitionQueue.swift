@@ -4,7 +4,11 @@ import InkModel
 /// Runs recognition jobs on one background queue and keeps their results until the editor's
 /// thread applies them (the model is never touched off that thread).
 final class RecognitionQueue: @unchecked Sendable {
-    struct Result { var blockId: String; var version: String; var words: [RecognizedWord]?; var error: String?; var code: QuireError.Code? }
+    struct Result {
+        var blockId: String; var version: String; var words: [RecognizedWord]?; var error: String?; var code: QuireError.Code?
+        /// Block properties a `BlockPropertiesRecognizer` set beside the words.
+        var properties: [String: String] = [:]
+    }
     private let queue = DispatchQueue(label: "quire.recognition", qos: .userInitiated)
     private let group = DispatchGroup()
     private let lock = NSLock()
@@ -35,7 +39,13 @@ final class RecognitionQueue: @unchecked Sendable {
             let superseded = lock.withLock { latest[req.blockId] != n }
             var r = Result(blockId: req.blockId, version: version, words: nil, error: nil, code: nil)
             if !superseded {
-                do { r.words = try recognizer.recognize(req) } catch let e as QuireError { r.error = e.message; r.code = e.code } catch { r.error = "\(error)" }
+                do {
+                    if let pr = recognizer as? BlockPropertiesRecognizer {
+                        (r.words, r.properties) = try pr.recognizeWithProperties(req)
+                    } else {
+                        r.words = try recognizer.recognize(req)
+                    }
+                } catch let e as QuireError { r.error = e.message; r.code = e.code } catch { r.error = "\(error)" }
             }
             let cb: (@Sendable () -> Void)? = lock.withLock {
                 inFlight -= 1

@@ -31,6 +31,13 @@ public protocol BlockRecognizer: InkRecognizer {
     var blockTypes: [String] { get }
 }
 
+/// A recognizer whose reading also sets properties of the block (the math recognizer stores its
+/// expression trees there, `MathBlockResult`). The editor applies both together.
+public protocol BlockPropertiesRecognizer: BlockRecognizer {
+    /// The words and the block properties to set (a key with an empty value is removed).
+    func recognizeWithProperties(_ request: RecognitionRequest) throws -> (words: [RecognizedWord], properties: [String: String])
+}
+
 /// Which recognizer reads which type of block: the editor's recognition dispatch.
 final class RecognizerRegistry {
     private var byType: [String: InkRecognizer] = [:]

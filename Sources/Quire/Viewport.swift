@@ -34,6 +34,12 @@ final class Viewport {
         transform = Transform(scale: pixelsPerMillimetre, tx: 0, ty: 0)
     }
 
+    /// Goes back to a zoom and translation taken earlier (the caller clamps).
+    func restore(zoom: Double, tx: Double, ty: Double) {
+        zoomLevel = min(8, max(0.25, zoom))
+        transform = Transform(scale: pixelsPerMillimetre * zoomLevel, tx: tx, ty: ty)
+    }
+
     /// Scrolls by a delta in view pixels (the caller clamps).
     func scroll(by delta: Point) {
         transform.tx -= delta.x
@@ -60,7 +66,32 @@ final class Viewport {
     }
 }
 
+/// Where a view stands on its part: the zoom and the view pixel at which the model's origin lies.
+/// A notebook keeps one per page, so each page opens where it was left.
+public struct ViewState: Equatable, Sendable {
+    public var zoom: Double
+    public var offset: Point
+    public init(zoom: Double, offset: Point) {
+        self.zoom = zoom
+        self.offset = offset
+    }
+}
+
 extension Editor {
+    /// The current zoom and scroll position.
+    public var viewState: ViewState {
+        ViewState(zoom: viewport.zoomLevel, offset: Point(x: viewport.transform.tx, y: viewport.transform.ty))
+    }
+
+    /// Returns to a zoom and scroll position taken with `viewState` (clamped to the content, as
+    /// scrolling is). Not recorded: a session recording covers one part.
+    public func restoreView(_ state: ViewState) {
+        guard state.zoom.isFinite, state.zoom > 0, state.offset.x.isFinite, state.offset.y.isFinite else { return }
+        viewport.restore(zoom: state.zoom, tx: state.offset.x, ty: state.offset.y)
+        clampView()
+        renderer?.invalidate(nil)
+    }
+
     /// Model millimetres -> view pixels.
     public var viewTransform: Transform { viewport.transform }
 

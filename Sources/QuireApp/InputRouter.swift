@@ -22,24 +22,54 @@ public struct InputEvent: Sendable, Equatable {
     }
 }
 
+/// Where the pens are, for palm rejection: which are down and when one was last seen. One
+/// window's routers share one (a kiosk form has a router per field, and a palm resting on one
+/// field while the pen writes in another is still a palm).
+public final class PalmState {
+    /// Touches are ignored while a pen is down or was seen within `timeoutMs`.
+    public var enabled = true
+    public var timeoutMs: Int64 = 600
+    var lastPenTime: Int64 = .min
+    var pensDown: Set<Int> = []
+    public init() {}
+
+    /// Whether a touch at `time` (ms since 1970) is taken for a palm.
+    public func rejects(at time: Int64) -> Bool {
+        guard enabled else { return false }
+        return !pensDown.isEmpty || (lastPenTime != .min && time - lastPenTime <= timeoutMs)
+    }
+}
+
 /// Routes device input to the editor: pen and mouse to their tools, the eraser end to the eraser,
 /// touch to manipulation (one finger scrolls or drags a block, two fingers pinch-zoom), with palm
 /// rejection. Pure logic over a real `Editor`, so it is tested without an X server.
 public final class InputRouter {
     public let editor: Editor
+    /// The pens' state, possibly shared with other routers of the window.
+    public var palm = PalmState()
     /// Touches are ignored while a pen is down or was seen within `palmTimeoutMs`.
-    public var palmRejection = true
-    public var palmTimeoutMs: Int64 = 600
+    public var palmRejection: Bool {
+        get { palm.enabled }
+        set { palm.enabled = newValue }
+    }
+    public var palmTimeoutMs: Int64 {
+        get { palm.timeoutMs }
+        set { palm.timeoutMs = newValue }
+    }
     /// Why the last event was dropped (for logs and tests).
     public private(set) var lastDropReason: String?
     /// Errors from the editor (should not happen: the router keeps sequences consistent).
     public var onError: ((String) -> Void)?
 
-    private var lastPenTime: Int64 = .min
-    private var pensDown: Set<Int> = []
     private struct Touch { var x: Double; var y: Double; var rejected: Bool; var inEditor: Bool }
     private var touches: [Int: Touch] = [:]
     private var pinch: (distance: Double, mid: Point)?
+    /// Where the current two-finger gesture began (midpoint, finger distance) and where it is now.
+    private var twoFinger: (startMid: Point, startDistance: Double, mid: Point, distance: Double)?
+    /// A two-finger swipe sideways ended: -1 swiped right (back a page), +1 left (forward).
+    public var onSwipe: ((Int) -> Void)?
+    /// How far (view pixels) both fingers must travel sideways for a swipe.
+    public var swipeDistance = 160.0
 
     public init(editor: Editor) { self.editor = editor }
 
@@ -74,7 +104,7 @@ public final class InputRouter {
             lastDropReason = "ignored device"
             return false
         case .pen, .eraser:
-            lastPenTime = max(lastPenTime, e.time)
+            palm.lastPenTime = max(palm.lastPenTime, e.time)
             return handlePointer(e)
         case .mouse:
             return handlePointer(e)
@@ -93,7 +123,7 @@ public final class InputRouter {
             return false
         case .down:
             if e.kind == .pen || e.kind == .eraser {
-                pensDown.insert(e.device)
+                palm.pensDown.insert(e.device)
                 cancelTouches()  // the palm landed before the pen
             }
             if down { call { try editor.pointerCancel(pointerId: id) } }
@@ -102,15 +132,10 @@ public final class InputRouter {
             guard down else { return false }
             return call { try editor.pointerMove(x: e.x, y: e.y, t: e.time, f: f, type: type, pointerId: id) }
         case .up:
-            pensDown.remove(e.device)
+            palm.pensDown.remove(e.device)
             guard down else { return false }
             return call { try editor.pointerUp(x: e.x, y: e.y, t: e.time, f: f, type: type, pointerId: id) }
         }
-    }
-
-    private func palmRejected(at time: Int64) -> Bool {
-        guard palmRejection else { return false }
-        return !pensDown.isEmpty || (lastPenTime != .min && time - lastPenTime <= palmTimeoutMs)
     }
 
     private func handleTouch(_ e: InputEvent) -> Bool {
@@ -121,7 +146,7 @@ public final class InputRouter {
             return false
         case .down:
             if touches[tid] != nil { _ = endTouch(tid, id: id, e: e, cancel: true) }
-            if palmRejected(at: e.time) {
+            if palm.rejects(at: e.time) {
                 touches[tid] = Touch(x: e.x, y: e.y, rejected: true, inEditor: false)
                 lastDropReason = "palm rejection: a pen is near"
                 return false
@@ -157,7 +182,11 @@ public final class InputRouter {
 
     private func endTouch(_ tid: Int, id: Int, e: InputEvent, cancel: Bool) -> Bool {
         guard let t = touches.removeValue(forKey: tid) else { lastDropReason = "touch end without a begin"; return false }
-        if pinch != nil, touches.filter({ !$0.value.rejected }).count < 2 { pinch = nil }
+        if pinch != nil, touches.filter({ !$0.value.rejected }).count < 2 {
+            pinch = nil
+            if !cancel { reportSwipe() }
+            twoFinger = nil
+        }
         guard t.inEditor, editor.activePointerIds.contains(id) else { return !t.rejected }
         if cancel { return call { try editor.pointerCancel(pointerId: id) } }
         return call { try editor.pointerUp(x: e.x, y: e.y, t: e.time, f: e.pressure, type: .touch, pointerId: id) }
@@ -172,6 +201,17 @@ public final class InputRouter {
     private func startPinch() {
         guard let (a, b) = pinchPair() else { return }
         pinch = (max(1, hypot(a.x - b.x, a.y - b.y)), Point(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2))
+        if let p = pinch { twoFinger = (p.mid, p.distance, p.mid, p.distance) }
+    }
+
+    /// Both fingers went far sideways without spreading or closing much: a page turn. (The view
+    /// scrolled along meanwhile, as for any two-finger pan.)
+    private func reportSwipe() {
+        guard let g = twoFinger else { return }
+        let dx = g.mid.x - g.startMid.x, dy = g.mid.y - g.startMid.y
+        let spread = g.distance / g.startDistance
+        guard abs(dx) >= swipeDistance, abs(dx) > 2 * abs(dy), spread > 0.7, spread < 1.4 else { return }
+        onSwipe?(dx < 0 ? 1 : -1)
     }
 
     private func updatePinch() -> Bool {
@@ -181,6 +221,8 @@ public final class InputRouter {
         editor.scroll(by: Point(x: p.mid.x - mid.x, y: p.mid.y - mid.y))
         if abs(d / p.distance - 1) > 0.01 { editor.zoom(by: d / p.distance, at: mid) }
         pinch = (d, mid)
+        twoFinger?.mid = mid
+        twoFinger?.distance = d
         return true
     }
 
@@ -194,11 +236,12 @@ public final class InputRouter {
             touches[tid]?.inEditor = false
         }
         pinch = nil
+        twoFinger = nil
     }
 
     /// A device went away (unplugged, disabled) or stopped reporting: its strokes are cancelled.
     public func deviceLost(_ device: Int) {
-        pensDown.remove(device)
+        palm.pensDown.remove(device)
         let id = Self.pointerId(device: device, touchId: nil)
         if editor.activePointerIds.contains(id) { call { try editor.pointerCancel(pointerId: id) } }
     }
@@ -207,7 +250,7 @@ public final class InputRouter {
     public func cancelAll() {
         cancelTouches()
         touches = [:]
-        pensDown = []
+        palm.pensDown = []
         for id in editor.activePointerIds { call { try editor.pointerCancel(pointerId: id) } }
     }
 

@@ -21,6 +21,7 @@ final class PointerController {
     /// A finger down and still: a context menu opens at the deadline (monotonic ns).
     private var longPress: (touchId: Int, point: Point, deadline: UInt64)?
     private static let longPressNs: UInt64 = 600_000_000
+    private let clock = EventClock()
 
     init(view: EditorView, dispatcher: CommandDispatcher, bar: CandidateBarController, popup: PopupController, latency: LatencyRecorder) {
         self.view = view
@@ -84,7 +85,7 @@ final class PointerController {
         let f = pressure[source] ?? (phase == .up ? 0 : 0.5)
         dispatcher.lastPoint = p
         let ev = InputEvent(phase: phase, device: source, kind: kind, touchId: touchId, x: p.x, y: p.y,
-                            time: epochMs(e.serverTime), pressure: e.device.pressureAxis == nil ? 0.5 : f)
+                            time: clock.epochMs(e.serverTime), pressure: e.device.pressureAxis == nil ? 0.5 : f)
         if phase == .down {
             // A press of any device comes after a held release in the server's order, and a device
             // being disabled reports its release and the hierarchy change in one go: such a release is
@@ -173,22 +174,5 @@ final class PointerController {
         // The finger's tap or drag ends here: what it does from now on is the menu's.
         router.cancelTouches()
         popup.openContextMenu(at: lp.point)
-    }
-
-    // MARK: time
-
-    /// Wall clock minus monotonic clock, ms, taken once: events stamped in the same server
-    /// millisecond then get the same time, and later events never get an earlier one (sampling
-    /// both clocks per event jittered by a millisecond, which could put a double tap's second tap
-    /// before its first).
-    private lazy var wallMinusMonoMs: Int64 =
-        Int64((Date().timeIntervalSince1970 * 1000).rounded()) - Int64(monotonicNs() / 1_000_000)
-
-    /// Milliseconds since 1970 for a server timestamp. Xorg and Xvfb stamp events with
-    /// CLOCK_MONOTONIC milliseconds; when that does not hold, the arrival time is used.
-    private func epochMs(_ serverTime: UInt) -> Int64 {
-        let mono = Int64(monotonicNs() / 1_000_000)
-        let age = (mono & 0xFFFF_FFFF) - Int64(serverTime)
-        return ((0...60_000).contains(age) ? mono - age : mono) + wallMinusMonoMs
     }
 }

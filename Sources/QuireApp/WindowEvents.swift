@@ -9,7 +9,8 @@ typealias WindowID = UInt
 
 /// A key the app treats specially; everything else arrives as the text it types.
 enum Key: Equatable, Sendable {
-    case escape, up, down, tab, enter, menu, backspace, delete, f11
+    case escape, up, down, tab, enter, menu, backspace, delete, f11, f12
+    case pageUp, pageDown
     /// The keypad's + and - (which type no character of their own keysym).
     case keypadPlus, keypadMinus
     /// A key whose symbol is a character (Latin-1 or Unicode keysyms; space is " ").
@@ -81,6 +82,23 @@ func monotonicNs() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+/// Turns the window system's event times into the editor's (milliseconds since 1970).
+final class EventClock {
+    /// Wall clock minus monotonic clock, ms, taken once: events stamped in the same server
+    /// millisecond then get the same time, and later events never get an earlier one (sampling
+    /// both clocks per event jittered by a millisecond, which could put a double tap's second tap
+    /// before its first).
+    private let wallMinusMonoMs = Int64((Date().timeIntervalSince1970 * 1000).rounded()) - Int64(monotonicNs() / 1_000_000)
+
+    /// Milliseconds since 1970 for a server timestamp. Xorg and Xvfb stamp events with
+    /// CLOCK_MONOTONIC milliseconds; when that does not hold, the arrival time is used.
+    func epochMs(_ serverTime: UInt) -> Int64 {
+        let mono = Int64(monotonicNs() / 1_000_000)
+        let age = (mono & 0xFFFF_FFFF) - Int64(serverTime)
+        return ((0...60_000).contains(age) ? mono - age : mono) + wallMinusMonoMs
+    }
 }
 
 /// A child window the app paints with Cairo (the canvas, the candidates bar, a popup).

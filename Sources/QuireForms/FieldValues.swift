@@ -32,7 +32,8 @@ public enum FieldValues {
     /// How many whole-field candidates are kept.
     static let maxCandidates = 5
 
-    static func value(of f: FieldSpec, editor e: Editor) throws -> FieldValue {
+    /// `images` false: a signature's or drawing's value is not exported (SVG, PNG), only judged.
+    static func value(of f: FieldSpec, editor e: Editor, images: Bool = true) throws -> FieldValue {
         let m = e.part!.model
         let ink = (try? JSONValue.parse(Data(try e.export(nil, mimeType: .json).utf8))) ?? .null
         var v = FieldValue(fieldId: f.id, value: .null, valid: true, error: nil, candidates: [], ink: ink)
@@ -45,7 +46,7 @@ public enum FieldValues {
             }
             if v.error == nil, f.required, v.value != .bool(true) { v.error = "must be ticked" }
         case .signature, .drawing:
-            if hasInk {
+            if hasInk, images {
                 v.svg = String(decoding: try e.exportData(nil, mimeType: .svg), as: UTF8.self)
                 v.png = try e.exportImageData(nil, mimeType: .png, dpi: 150)
                 v.value = .string(v.svg!)
@@ -133,14 +134,32 @@ public enum FieldValues {
 
     /// The best reading, then readings with one word replaced by one of its other candidates.
     static func wholeCandidates(_ words: [RecognizedWord], best: String) -> [String] {
-        var out: [String] = []
-        func add(_ s: String) { let t = s.trimmingCharacters(in: .whitespacesAndNewlines); if !t.isEmpty, !out.contains(t) { out.append(t) } }
-        add(best)
+        alternatives(words, best: best).map(\.text)
+    }
+
+    /// A reading of a whole field: its text and, for any but the best, the word whose candidate
+    /// gives it (`Editor.selectCandidate` with these picks it).
+    public struct Alternative: Equatable, Sendable {
+        public var text: String
+        /// The word's index in the field's words and the candidate's index in that word's candidates.
+        public var word: Int?
+        public var candidate: Int?
+    }
+
+    /// The best reading, then readings with one word replaced by one of its other candidates
+    /// (at most five in all, no text twice).
+    public static func alternatives(_ words: [RecognizedWord], best: String) -> [Alternative] {
+        var out: [Alternative] = []
+        func add(_ s: String, _ word: Int?, _ candidate: Int?) {
+            let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !t.isEmpty, !out.contains(where: { $0.text == t }) { out.append(Alternative(text: t, word: word, candidate: candidate)) }
+        }
+        add(best, nil, nil)
         let labels = words.map(\.label)
         for (i, w) in words.enumerated() {
-            for c in w.candidates where c.label != w.label {
+            for (k, c) in w.candidates.enumerated() where c.label != w.label {
                 var l = labels; l[i] = c.label
-                add(l.joined(separator: " "))
+                add(l.joined(separator: " "), i, k)
                 if out.count >= maxCandidates { return out }
             }
         }

@@ -41,13 +41,22 @@ public final class Form {
         }
     }
 
-    /// Opens a form package.
-    public static func open(path: String, engine: Engine) throws -> Form {
-        let pkg = try engine.openPackage(path)
-        do { return try Form(package: pkg, engine: engine) } catch { pkg.close(); throw error }
+    /// Whether the package at `path` is a form (its metadata holds a spec); false for a missing
+    /// or unreadable file.
+    public static func isForm(path: String, engine: Engine) -> Bool {
+        guard FileManager.default.fileExists(atPath: path), let pkg = try? engine.openPackage(path) else { return false }
+        defer { pkg.close() }
+        return pkg.metadata.hasKey(specKey)
     }
 
-    private init(package pkg: ContentPackage, engine: Engine) throws {
+    /// Opens a form package. `renderer` gives each field's editor its renderer (a window draws
+    /// every field in a view of its own); nil, the default: headless editors.
+    public static func open(path: String, engine: Engine, renderer: ((FieldSpec) -> Renderer?)? = nil) throws -> Form {
+        let pkg = try engine.openPackage(path)
+        do { return try Form(package: pkg, engine: engine, renderer: renderer) } catch { pkg.close(); throw error }
+    }
+
+    private init(package pkg: ContentPackage, engine: Engine, renderer: ((FieldSpec) -> Renderer?)? = nil) throws {
         guard let text = try? pkg.metadata.getString(Self.specKey) else {
             throw QuireError(.invalidArgument, "'\(pkg.path)' is not a form (no \(Self.specKey) in its metadata); create one with quire form new")
         }
@@ -66,7 +75,7 @@ public final class Form {
             guard let part = parts[f.id], part.kind == f.kind.partType else {
                 throw QuireError(.corruptPackage, "form '\(pkg.path)': field '\(f.id)' has no \(f.kind.partType.rawValue) part")
             }
-            let editor = engine.createEditor(configurationParent: configuration, fontMetricsProvider: metrics)
+            let editor = engine.createEditor(configurationParent: configuration, renderer: renderer?(f), fontMetricsProvider: metrics)
             try configure(editor.configuration, for: f)
             if !f.kind.isRecognized { editor.recognizer = nil }
             // Millimetres to pixels at 96 dpi, the box's size: the view shows the field whole.
@@ -189,6 +198,12 @@ public final class Form {
         let e = editors[fieldId]!
         try e.waitForIdle()
         return try FieldValues.value(of: f, editor: e)
+    }
+
+    /// One field's value as its editor holds it now, without waiting for recognition and without
+    /// the signature's SVG and PNG (a window shows this after each result; `value` is the record's).
+    public func currentValue(_ fieldId: String) throws -> FieldValue {
+        try FieldValues.value(of: try field(fieldId), editor: editors[fieldId]!, images: false)
     }
 
     /// Clears every field (the form's next person starts from an empty form).

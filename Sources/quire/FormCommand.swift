@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireApp
 import QuireForms
 
 /// `quire form …`: kiosk forms without a window (create, write ink, read values, submit, list).
@@ -9,7 +10,36 @@ struct FormCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "form", abstract: "Kiosk forms: create one from a spec, write ink into fields, read values, submit, list submissions.",
         subcommands: [FormNewCommand.self, FormWriteCommand.self, FormValuesCommand.self, FormSubmitCommand.self, FormSubmissionsCommand.self,
-                      FormSyncCommand.self])
+                      FormRunCommand.self, FormSyncCommand.self])
+
+    /// Whether `path` is a form package (read with the window's engine, so its working state goes
+    /// where the window's does).
+    static func isForm(_ path: String) -> Bool {
+        guard let engine = try? makeAppEngine(warn: { _ in }) else { return false }
+        return Form.isForm(path: path, engine: engine)
+    }
+}
+
+struct FormRunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run", abstract: "Open the form full screen for people to fill in (a kiosk); only app.kiosk.exit-chord leaves.",
+        discussion: "Needs an X display (DISPLAY). Each submission is stored as one record (see `quire form submissions`).")
+    @Argument(help: "The form package.") var file: String
+    @OptionGroup var store: StoreOption
+    @Option(help: "A window of WIDTHxHEIGHT pixels instead of the whole screen (to try a form on a desktop).") var geometry: String?
+    @Option(help: "X display (default: $DISPLAY).") var display: String?
+
+    func run() throws {
+        guard FormCommand.isForm(file) else {
+            throw ValidationError("'\(file)' is not a form package; create one with quire form new FORM.iink --spec SPEC.json")
+        }
+        var k = KioskOptions(file: file)
+        k.store = store.store
+        k.display = display
+        k.windowSize = try geometry.map(EditCommand.size)
+        let status = QuireKiosk.run(k)
+        if status != 0 { throw ExitCode(status) }
+    }
 }
 
 struct FormNewCommand: ParsableCommand {

@@ -12,7 +12,7 @@ struct QuireCommand: ParsableCommand {
         version: QuireVersion.string,
         subcommands: [EditCommand.self, InfoCommand.self, NewCommand.self, ExportCommand.self, ImportCommand.self, ConvertCommand.self, RecognizeCommand.self, RecoverCommand.self,
                       EvalCommand.self, EvalGesturesCommand.self, BenchCommand.self, StressSaveCommand.self, ScreenshotCommand.self,
-                      FormCommand.self, ReplayCommand.self, InspectCommand.self],
+                      FormCommand.self, ReplayCommand.self, InspectCommand.self, SearchCommand.self, EvalSearchCommand.self, CalcCommand.self],
         defaultSubcommand: EditCommand.self
     )
 }
@@ -150,12 +150,22 @@ struct EditCommand: ParsableCommand {
     @Option(help: "Record the session (pointer events, commands, view changes) to this JSON-lines file for `quire replay`.") var record: String?
 
     func run() throws {
+        if kiosk, let file, FormCommand.isForm(file) {
+            // A form's kiosk is the form window (`quire form run`).
+            var k = KioskOptions(file: file)
+            k.display = display
+            k.windowSize = try geometry.map(Self.size)
+            let status = QuireKiosk.run(k)
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         var o = AppOptions()
         o.record = record
         o.file = file
+        o.importer = { try EditImport.prepare($0).map { ($0.path, $0.note) } }
+        var imported: EditImport.Imported?
         if let file {
             // Ink from elsewhere: edited as a new package beside it, said in the terminal and the window.
-            var imported: (path: String, note: String)?
             try runReporting { imported = try EditImport.prepare(file) }
             if let imported {
                 print("quire: \(imported.note)")
@@ -166,13 +176,24 @@ struct EditCommand: ParsableCommand {
         o.kiosk = kiosk
         o.latencyLog = latencyLog
         o.display = display
-        if let g = geometry {
-            let parts = g.lowercased().split(separator: "x").compactMap { Int($0) }
-            guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { throw ValidationError("--geometry must be WIDTHxHEIGHT, e.g. 1000x720") }
-            o.width = parts[0]; o.height = parts[1]
-        }
+        if let g = geometry { (o.width, o.height) = try Self.size(g) }
         let status = QuireDesktop.run(o)
-        if status != 0 { throw ExitCode(status) }
+        if status != 0 {
+            if let imported, EditImport.discardIfUntouched(imported) {
+                let name = URL(fileURLWithPath: imported.path).lastPathComponent
+                FileHandle.standardError.write(Data("quire: removed \(name) again: the editor did not open it, and \(URL(fileURLWithPath: file ?? "").lastPathComponent) still holds the ink\n".utf8))
+            }
+            throw ExitCode(status)
+        }
+    }
+}
+
+extension EditCommand {
+    /// `--geometry WIDTHxHEIGHT`.
+    static func size(_ g: String) throws -> (width: Int, height: Int) {
+        let parts = g.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { throw ValidationError("--geometry must be WIDTHxHEIGHT, e.g. 1000x720") }
+        return (parts[0], parts[1])
     }
 }
 

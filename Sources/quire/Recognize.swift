@@ -27,12 +27,19 @@ struct RecognitionFlags: ParsableArguments {
     var lexiconBonus: Double?
 
     /// Decoder options with the language-model and lexicon-bonus flags applied.
-    func decoderOptions(_ base: RecognitionOptions) -> RecognitionOptions {
-        var o = base
-        if let languageModelWeight { o.languageModelWeight = languageModelWeight }
-        if let characterBonus { o.characterBonus = characterBonus }
-        if let lexiconBonus, case .prefer = o.lexiconMode { o.lexiconMode = .prefer(tolerancePerWord: lexiconBonus) }
-        return o
+    func decoderOptions(_ base: RecognitionOptions) -> RecognitionOptions { readingSettings.decoderOptions(base) }
+
+    /// These flags as the settings of a reading (the inspector states and compares them).
+    var readingSettings: ReadingSettings {
+        var s = ReadingSettings()
+        s.options = options
+        s.languageModelWeight = languageModelWeight
+        s.characterBonus = characterBonus
+        s.lexiconBonus = lexiconBonus
+        s.model = model
+        s.languageModel = noLanguageModel ? "none" : languageModel
+        s.characterModel = noCharacterModel ? "none" : characterModel
+        return s
     }
 
     /// The `text.configuration.*` values (without the prefix) these flags stand for.
@@ -102,10 +109,16 @@ struct RecognizeCommand: ParsableCommand {
     @Option(help: "With --jsonl: at most this many samples.") var limit: Int?
     @Flag(name: .customLong("validation-only"), help: "With --jsonl: only writers of the validation split.") var validationOnly = false
     @OptionGroup var flags: RecognitionFlags
+    @OptionGroup var mathFlags: MathFlags
     @OptionGroup var recovery: RecoveryOptions
 
     func run() throws {
         try runReporting {
+            if mathFlags.math {
+                guard jsonl else { throw QuireError(.invalidArgument, "--math reads JSON-lines expressions: give --jsonl (a package's Math blocks are read as math without it)") }
+                try RecognizeMath.samples(path: file, limit: limit, json: json, recognizer: try mathFlags.recognizer())
+                return
+            }
             let adapter = try flags.adapter()
             if jsonl { try recognizeSamples(adapter) } else { try recognizePackage(adapter) }
         }
@@ -133,6 +146,13 @@ struct RecognizeCommand: ParsableCommand {
             try editor.setPart(p)
             var blocks: [JSONValue] = []
             for b in RecognizeImported.blocks(editor.rootBlock) {
+                if b.kind == .math {
+                    // Math blocks print their LaTeX, one expression a line.
+                    let result = try mathFlags.adapter().recognizeMath(try editor.recognitionRequest(for: b))
+                    texts.append(result.latex)
+                    blocks.append(RecognizeMath.json(block: b, result: result))
+                    continue
+                }
                 let words = try adapter.recognize(try RecognizeImported.request(editor, for: b))
                 let text = Self.text(words)
                 texts.append(text)
@@ -188,68 +208,21 @@ struct RecognizeCommand: ParsableCommand {
     }
 }
 
-/// Reading and recognizing samples of the shared data format.
+/// Reading and recognizing samples of the shared data format (`QuireTools.SampleEvaluation`).
 enum SampleFile {
-    /// Parses a .jsonl or .jsonl.gz file; with `validationOnly`, lines of training writers are skipped
-    /// before the (slow) JSON parse.
     static func read(_ path: String, validationOnly: Bool, tuningOnly: Bool = false) throws -> [LabeledSample] {
-        let records = try JSONLinesInk.read(path: path) { line in
-            guard let w = JSONLinesInk.field("writer", in: line) else { return false }
-            return (validationOnly && !RecognitionMetrics.isValidationWriter(w))
-                || (tuningOnly && !RecognitionMetrics.isLanguageModelTuningWriter(w))
-        }
-        return records.map(LabeledSample.init).filter { s in
-            !(validationOnly && !s.isValidation) && !(tuningOnly && !RecognitionMetrics.isLanguageModelTuningWriter(s.writer))
-        }
+        try SampleEvaluation.read(path, validationOnly: validationOnly, tuningOnly: tuningOnly)
     }
 
-    /// `ms` is the whole sample; `networkMs` its preprocessing and network forward passes (the rest is
-    /// line splitting and decoding).
-    /// `lines`: the lines the ink was split into.
-    struct Outcome { var text: String; var candidates: [InkRecognition.RecognitionCandidate]; var ms: Double; var networkMs: Double; var lines: Int }
-
-    /// Recognizes a sample as an editor reads a block without guides: the strokes are split into lines
-    /// (`TextRecognizer.groupLines`), each line is read and the line results are joined with spaces;
-    /// timing the network apart from decoding. The sample's category is not consulted: real ink
-    /// carries none, and a lone character or word comes out as one line by the same rule.
     static func recognize(_ s: LabeledSample, recognizer: TextRecognizer, options base: RecognitionOptions,
-                          clock: Clock = .wall) -> Outcome {
-        var opts = base
-        opts.inMillimetres = s.inMillimetres
-        let t0 = clock.now()
-        var network: UInt64 = 0
-        let groups = TextRecognizer.groupLines(strokes: s.strokes)
-        var rs: [RecognitionResult] = []
-        for g in groups {
-            let n0 = clock.now()
-            let out = recognizer.logProbabilities(strokes: g.map { s.strokes[$0] }, inMillimetres: opts.inMillimetres)
-            network += clock.now() - n0
-            guard let (m, ink) = out else { continue }
-            let r = recognizer.decode(m, ink: ink, options: opts)
-            if !(r.text.isEmpty && r.words.isEmpty) { rs.append(r) }
-        }
-        let text = rs.map(\.text).filter { !$0.isEmpty }.joined(separator: " ")
-        let candidates = rs.count == 1 ? rs[0].candidates
-            : [InkRecognition.RecognitionCandidate(text: text, score: rs.reduce(0) { $0 + ($1.candidates.first?.score ?? 0) })]
-        let ms = Double(clock.now() - t0) / 1e6
-        return Outcome(text: text, candidates: candidates, ms: ms, networkMs: Double(network) / 1e6, lines: groups.count)
+                          clock: Clock = .wall) -> SampleEvaluation.Outcome {
+        SampleEvaluation.recognize(s, recognizer: recognizer, options: base, clock: clock)
     }
 
-    /// Wall time, or the calling thread's CPU time: on a machine shared with other work the CPU clock
-    /// measures what recognition itself costs (what the wall clock would show on an idle core).
-    enum Clock: String, ExpressibleByArgument {
-        case wall, cpu
-        func now() -> UInt64 {
-            switch self {
-            case .wall: return DispatchTime.now().uptimeNanoseconds
-            case .cpu:
-                var ts = timespec()
-                clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-                return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-            }
-        }
-    }
+    typealias Clock = SampleEvaluation.Clock
 }
+
+extension SampleEvaluation.Clock: ExpressibleByArgument {}
 
 struct EvalCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -265,9 +238,11 @@ struct EvalCommand: ParsableCommand {
     @Option(help: "Words on the timed page (0: no page).") var pageWords = 500
     @Option(help: "wall (default) or cpu: time with the thread's CPU clock, for a machine busy with other work.")
     var clock: SampleFile.Clock = .wall
+    @Option(help: "With --math: how many symbol confusions and wrong expressions to list.") var errors = 15
     @OptionGroup var flags: RecognitionFlags
+    @OptionGroup var mathFlags: MathFlags
 
-    static let categories = ["digits", "upper", "lower", "symbols", "words", "lines"]
+    static let categories = SampleEvaluation.categories
 
     /// The field configuration an isolated character of each category is also read with (the UNIPEN
     /// benchmark protocol: digits, upper-case and lower-case letters are separate 10/26/26-class tasks),
@@ -287,22 +262,22 @@ struct EvalCommand: ParsableCommand {
     }
 
     struct Tally {
-        var n = 0, errors = 0, chars = 0, exact = 0
+        var score = SampleEvaluation.Score()
         var ms: [Double] = []
         var networkMs = 0.0
         /// Exact matches when read with the category's field configuration (`fieldOptions`); nil where none.
         var fieldExact: Int?
         mutating func add(_ o: Tally) {
-            n += o.n; errors += o.errors; chars += o.chars; exact += o.exact; ms += o.ms; networkMs += o.networkMs
+            score.add(o.score); ms += o.ms; networkMs += o.networkMs
             if let f = o.fieldExact { fieldExact = (fieldExact ?? 0) + f }
         }
         func row(_ name: String) -> String {
             let sorted = ms.sorted()
             func pct(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))] }
             let net = 100 * networkMs / max(1e-9, ms.reduce(0, +))
-            let field = fieldExact.map { String(format: " %7.3f", Double($0) / Double(max(1, n))) } ?? "       -"
-            return EvalCommand.pad(name) + String(format: " %6ld %7.3f %7.3f %7.1f %7.1f %5.0f%%", n,
-                                                  Double(errors) / Double(max(1, chars)), Double(exact) / Double(max(1, n)),
+            let field = fieldExact.map { String(format: " %7.3f", Double($0) / Double(max(1, score.n))) } ?? "       -"
+            return EvalCommand.pad(name) + String(format: " %6ld %7.3f %7.3f %7.1f %7.1f %5.0f%%", score.n,
+                                                  score.characterErrorRate, score.accuracy,
                                                   pct(0.5), pct(0.95), net) + field
         }
     }
@@ -311,6 +286,11 @@ struct EvalCommand: ParsableCommand {
         try runReporting {
             guard !jsonl.isEmpty else { throw QuireError(.invalidArgument, "give one or more sample files with --jsonl FILE...") }
             if let limit, limit <= 0 { throw QuireError(.invalidArgument, "--limit must be positive") }
+            if mathFlags.math {
+                try RecognizeMath.evaluate(paths: jsonl, limit: limit, cpuClock: clock == .cpu, errors: max(0, errors),
+                                           recognizer: try mathFlags.recognizer())
+                return
+            }
             let adapter = try flags.adapter()
             if validationOnly && tuningOnly { throw QuireError(.invalidArgument, "--validation-only and --lm-tuning-writers exclude each other") }
             let (recognizer, configured) = try adapter.configured(options: flags.options)
@@ -332,24 +312,15 @@ struct EvalCommand: ParsableCommand {
             var pageSource: [LabeledSample] = []
             for path in jsonl {
                 let all = try SampleFile.read(path, validationOnly: validationOnly, tuningOnly: tuningOnly)
-                var byCat: [String: [LabeledSample]] = [:]
-                for s in all where Self.categories.contains(s.category) { byCat[s.category, default: []].append(s) }
                 Self.emit("\n\(path)")
                 Self.emit(Self.pad("category") + " " + ["n", "CER", "acc", "ms p50", "ms p95", "net", "field"].enumerated()
                     .map { i, h in String(repeating: " ", count: (i == 0 ? 6 : 7) - h.count) + h }.joined(separator: " "))
-                for cat in Self.categories {
-                    guard var list = byCat[cat], !list.isEmpty else { continue }
-                    if let limit, list.count > limit {
-                        list = (0 ..< limit).map { list[$0 * list.count / limit] }
-                    }
+                for (cat, list) in SampleEvaluation.select(all, limit: limit) {
                     var t = Tally()
                     for s in list {
                         let r = SampleFile.recognize(s, recognizer: recognizer, options: base, clock: clock)
                         let ref = s.normalizedLabel
-                        t.n += 1
-                        t.errors += RecognitionMetrics.editDistance(r.text, ref)
-                        t.chars += ref.count
-                        t.exact += r.text == ref ? 1 : 0
+                        t.score.add(reference: ref, reading: r.text)
                         t.ms.append(r.ms)
                         t.networkMs += r.networkMs
                         if let f = fieldReaders[cat] {
@@ -368,7 +339,7 @@ struct EvalCommand: ParsableCommand {
             }
             var all = Tally()
             for t in total.values { all.add(t) }
-            Self.emit(Self.pad("all") + String(format: " %6ld %7.3f", all.n, Double(all.errors) / Double(max(1, all.chars))))
+            Self.emit(Self.pad("all") + String(format: " %6ld %7.3f", all.score.n, all.score.characterErrorRate))
             if pageWords > 0 {
                 if pageSource.isEmpty {
                     print("\npage: no word samples with a known resolution among the files; give unipen-words for the page timing")

@@ -33,15 +33,15 @@ enum RecognizeImported {
 
     /// Whether a part is read: Text and Text Document parts by their Text blocks, Raw Content
     /// parts (imported pages) as one block of writing.
-    static func isRead(_ kind: PartType) -> Bool { kind == .text || kind == .textDocument || kind == .rawContent }
+    static func isRead(_ kind: PartType) -> Bool { kind == .text || kind == .textDocument || kind == .rawContent || kind == .math }
 
-    /// The blocks of a part to read, in reading order: Text blocks, or the root of a Raw Content part.
+    /// The blocks of a part to read, in reading order: Text and Math blocks, or the root of a Raw Content part.
     static func blocks(_ root: ContentBlock?) -> [ContentBlock] {
         guard let root else { return [] }
         if root.kind == .rawContent { return [root] }
         func walk(_ b: ContentBlock) -> [ContentBlock] {
             let kids = b.children.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }
-            return (b.kind == .text ? [b] : []) + kids.flatMap(walk)
+            return (b.kind == .text || b.kind == .math ? [b] : []) + kids.flatMap(walk)
         }
         return walk(root)
     }

@@ -102,6 +102,29 @@ import Testing
         #expect(fx.part.model.strokes.count == 2)
     }
 
+    /// A kiosk form's fields each have a router: a palm on one field while the pen writes in
+    /// another is still a palm, because the routers share one `PalmState`.
+    @Test func routersSharingPalmStateRejectAPalmOnAnotherField() throws {
+        let a = try Fixture(), b = try Fixture()
+        let ra = InputRouter(editor: a.editor), rb = InputRouter(editor: b.editor)
+        rb.palm = ra.palm
+        b.editor.toolController.setTool(.pen, for: .touch)
+        ra.handle(ev(.down, .pen, 100, 100, t: 5000))
+        rb.handle(ev(.down, .touch, 300, 300, t: 5010, device: 8, touch: 1))
+        #expect(rb.lastDropReason?.contains("palm") == true && b.editor.activePointerIds.isEmpty)
+        rb.handle(ev(.up, .touch, 300, 300, t: 5020, device: 8, touch: 1))
+        ra.handle(ev(.move, .pen, 150, 100, t: 5030))
+        ra.handle(ev(.up, .pen, 150, 100, t: 5040))
+        // Just after the pen left, still a palm; long after, the finger writes (touch-tool pen).
+        rb.handle(ev(.down, .touch, 300, 300, t: 5300, device: 8, touch: 2))
+        #expect(rb.lastDropReason?.contains("palm") == true)
+        rb.handle(ev(.up, .touch, 300, 300, t: 5310, device: 8, touch: 2))
+        rb.handle(ev(.down, .touch, 300, 300, t: 9000, device: 8, touch: 3))
+        rb.handle(ev(.move, .touch, 360, 300, t: 9010, device: 8, touch: 3))
+        rb.handle(ev(.up, .touch, 360, 300, t: 9020, device: 8, touch: 3))
+        #expect(a.part.model.strokes.count == 1 && b.part.model.strokes.count == 1)
+    }
+
     @Test func twoFingersPinchZoomAboutTheirMidpoint() throws {
         let fx = try Fixture()
         let r = InputRouter(editor: fx.editor)

@@ -19,22 +19,31 @@ import Quire
         let src = dir.path("formula.inkml")
         try FileManager.default.copyItem(atPath: Self.inkml.path, toPath: src)
         let original = try Data(contentsOf: URL(fileURLWithPath: src))
-
-        let first = try edit(src)
-        #expect(first.out.contains("Imported formula.inkml into formula.iink (4 strokes, 1 Raw Content part from InkML); editing that package."), "\(first.out)")
-        #expect(first.err.contains("cannot open X display"))
+        // An existing package of that name is never overwritten: the import takes the next free name.
         let pkg = dir.path("formula.iink")
+        #expect(try runQuire(["import", src, "--out", pkg]).status == 0)
         let saved = try Data(contentsOf: URL(fileURLWithPath: pkg))
         let p = try Engine().openPackage(pkg)
         #expect(try p.part(at: 0).model.strokes.count == 4)
         p.close()
 
-        // Again: a new package, the first one untouched, the source as it was.
-        let second = try edit(src)
-        #expect(second.out.contains("into formula-2.iink"), "\(second.out)")
-        #expect(FileManager.default.fileExists(atPath: dir.path("formula-2.iink")))
+        let r = try edit(src)
+        #expect(r.out.contains("Imported formula.inkml into formula-2.iink (4 strokes, 1 Raw Content part from InkML); editing that package."), "\(r.out)")
+        #expect(r.err.contains("cannot open X display"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: pkg)) == saved)
         #expect(try Data(contentsOf: URL(fileURLWithPath: src)) == original)
+    }
+
+    /// The package is made before the window opens; when the window cannot open, the package
+    /// (still exactly as imported) is removed again: nothing is left behind, the source keeps the ink.
+    @Test func aWindowThatCannotOpenLeavesNoPackageBehind() throws {
+        let dir = TempDir()
+        let src = dir.path("formula.inkml")
+        try FileManager.default.copyItem(atPath: Self.inkml.path, toPath: src)
+        let r = try edit(src)
+        #expect(r.status != 0 && r.out.contains("into formula.iink") && r.err.contains("cannot open X display"), "\(r)")
+        #expect(r.err.contains("removed formula.iink again"), "\(r.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == ["formula.inkml"])
     }
 
     @Test func packagesAndRefusedFilesAreNotImported() throws {

@@ -46,7 +46,7 @@ public final class CairoSurface: @unchecked Sendable {
         return CairoSurface(adopting: s)
     }
 
-    /// A one-page PDF surface of `width` x `height` points whose bytes collect in `output`.
+    /// A PDF surface whose (first) pages are `width` x `height` points whose bytes collect in `output`.
     static func pdf(width: Double, height: Double, creator: String) throws -> CairoSurface {
         let sink = DataSink()
         let s = cairo_pdf_surface_create_for_stream(dataSinkWrite, Unmanaged.passUnretained(sink).toOpaque(), width, height)!
@@ -54,6 +54,9 @@ public final class CairoSurface: @unchecked Sendable {
         cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, creator)
         return CairoSurface(adopting: s, sink: sink)
     }
+
+    /// PDF surfaces: the size in points of the pages drawn from now on (before drawing the page).
+    func setPDFPageSize(width: Double, height: Double) { cairo_pdf_surface_set_size(raw, width, height) }
 
     /// An SVG surface of `width` x `height` points whose bytes collect in `output`.
     static func svg(width: Double, height: Double) throws -> CairoSurface {

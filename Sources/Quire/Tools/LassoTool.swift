@@ -2,34 +2,38 @@ import Foundation
 import InkModel
 import InkRender
 
-/// Selector: the pointer draws a lasso; at pen-up the blocks and strokes whose middles lie inside
-/// it are selected.
+/// Selector. Down inside the selection's frame (or on a handle) drags the selection (see
+/// `SelectionDrag`); anywhere else the pointer draws a lasso, and at the up the strokes and
+/// blocks whose middles lie inside it are selected (`Editor.select(lasso:)`).
 final class LassoTool: PointerTool {
-    var showsTrace: Bool { true }
+    private var drag: SelectionDrag?
+
+    var showsTrace: Bool { drag == nil }
+
+    func down(_ p: ActivePointer, editor: Editor, model: PartModel) {
+        // A finger needs more room around a handle than a pen tip.
+        drag = SelectionDrag(editor: editor, view: p.startView, first: p.samples[0], slop: p.type == .touch ? 12 : 6)
+    }
+
+    func move(_ p: ActivePointer, from prev: InkSample, to s: InkSample, view: Point, editor: Editor, model m: PartModel) {
+        if let drag { drag.move(to: s, editor: editor, model: m) } else { editor.renderer?.invalidate(nil) }
+    }
 
     func up(_ p: ActivePointer, from last: InkSample, to s: InkSample, view: Point, editor: Editor, model m: PartModel) {
-        let pts = p.samples.map { Point(x: $0.x, y: $0.y) }
-        guard pts.count >= 3 else { editor.select(blocks: [], strokes: []); return }
-        func inside(_ p: Point) -> Bool {
-            var c = false
-            var j = pts.count - 1
-            for i in 0..<pts.count {
-                let a = pts[i], b = pts[j]
-                if (a.y > p.y) != (b.y > p.y), p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x { c.toggle() }
-                j = i
-            }
-            return c
+        if let drag {
+            drag.up(at: s, editor: editor, model: m)
+        } else {
+            editor.select(lasso: p.samples.map { editor.viewTransform.apply(Point(x: $0.x, y: $0.y)) })
         }
-        let strokes = Set(m.strokes.values.filter { inside(Point(x: $0.bounds.x + $0.bounds.width / 2, y: $0.bounds.y + $0.bounds.height / 2)) }.map(\.id))
-        let blocks = Set(m.root.childIds.filter { id in
-            guard let b = m.blocks[id] else { return false }
-            return inside(Point(x: b.box.x + b.box.width / 2, y: b.box.y + b.box.height / 2))
-        })
-        editor.select(blocks: blocks, strokes: strokes)
         editor.renderer?.invalidate(nil)
     }
 
+    func cancel(_ p: ActivePointer, editor: Editor, model m: PartModel?) { drag?.cancel(editor: editor, model: m) }
+
+    func takeAppliedChanges() -> Transaction { drag?.takeAppliedChanges() ?? Transaction() }
+
     func show(_ p: ActivePointer, in state: inout RenderState, editor: Editor) {
+        guard drag == nil else { return }
         state.lasso = p.samples.map { editor.viewTransform.apply(Point(x: $0.x, y: $0.y)) }
     }
 }

@@ -21,7 +21,7 @@ INDEX = {c: i + 1 for i, c in enumerate(CHARSET)}
 # Canonical LaTeX (issue 23): commands for these, the character itself for everything else.
 LATEX = {"×": r"\times", "÷": r"\div", "·": r"\cdot", "±": r"\pm", "≤": r"\leq", "≥": r"\geq",
          "≠": r"\neq", "π": r"\pi", "θ": r"\theta", "α": r"\alpha", "β": r"\beta",
-         "{": r"\{", "}": r"\}"}
+         "{": r"\{", "}": r"\}", "%": r"\%"}  # a bare % would start a TeX comment
 FUNCTIONS = ("sin", "cos", "tan", "log", "ln", "exp")
 
 # Initialise the new output rows from the text network's row of a look-alike ASCII character.

@@ -1,0 +1,238 @@
+import Foundation
+
+/// One recognised symbol as the structure parser sees it: its class and its box (mm, y down).
+public struct ParsedSymbolInput: Sendable, Hashable {
+    public var label: Character
+    public var box: MathBox
+    /// For a radical: the x where its ink first comes within 30% of its top (the end of its tick).
+    public var tick: Double?
+    public init(label: Character, box: MathBox, tick: Double? = nil) {
+        self.label = label; self.box = box; self.tick = tick
+    }
+}
+
+/// The 2-D structure parser (mirror of tools/recognition/math/parse.py): symbols with classes and
+/// boxes become a `MathNode`.
+///
+/// 1. Radicals and fraction bars, widest first, take the symbols inside / above and below them.
+/// 2. What is left is a baseline, left to right. Every symbol estimates its own baseline and digit
+///    height H from where its class sits on a line; a symbol well above or below the previous base
+///    starts a superscript or subscript, which runs on while the next symbols stay on its line.
+///    A '.' half an H above the baseline is a centred dot.
+/// 3. Letter runs spelling sin, cos, tan, log, ln, exp become functions; digit runs numbers.
+public enum MathParser {
+    /// Parses one expression line; an empty list gives an empty row.
+    public static func parse(_ symbols: [ParsedSymbolInput]) -> MathNode {
+        let items = symbols.map { Item(cls: $0.label, box: $0.box, tick: $0.tick) }
+        return MathTreeBuilder.node(baseline(structures(items)))
+    }
+
+    /// The x where a radical's ink first comes within 30% of its top.
+    public static func radicalTick(_ strokes: [[SIMD2<Double>]]) -> Double? {
+        let pts = strokes.joined()
+        guard let y0 = pts.map(\.y).min(), let y1 = pts.map(\.y).max() else { return nil }
+        return pts.filter { $0.y < y0 + 0.3 * (y1 - y0) }.map(\.x).min()
+    }
+
+    // MARK: - Items
+
+    final class Item {
+        enum Kind {
+            case symbol
+            case fraction(bar: Item, numerator: [Item], denominator: [Item], height: Double)
+            case radical(sign: Item, inside: [Item], baseline: Double, height: Double)
+        }
+        let cls: Character
+        let box: MathBox
+        let kind: Kind
+        let tick: Double?
+        init(cls: Character, box: MathBox, kind: Kind = .symbol, tick: Double? = nil) {
+            self.cls = cls; self.box = box; self.kind = kind; self.tick = tick
+        }
+        var isSymbol: Bool { if case .symbol = kind { return true } else { return false } }
+        /// The class when the item is a plain symbol, nil for a structure.
+        var symbol: Character? { isSymbol ? cls : nil }
+        var w: Double { box.width }
+        var h: Double { box.height }
+        var cx: Double { box.x + box.width / 2 }
+        var cy: Double { box.y + box.height / 2 }
+        var x0: Double { box.x }
+        var x1: Double { box.maxX }
+        var y0: Double { box.y }
+        var y1: Double { box.maxY }
+    }
+
+    static func median(_ v: [Double]) -> Double {
+        let s = v.sorted()
+        guard !s.isEmpty else { return 0 }
+        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    }
+
+    /// (baseline y, digit height H) an item implies; operators and dots borrow the line's H.
+    static func lineMetrics(_ it: Item, _ lineH: Double) -> (baseline: Double, height: Double) {
+        switch it.kind {
+        case let .fraction(bar, _, _, height): return (bar.cy - MathSymbols.axis * height, height)
+        case let .radical(_, _, baseline, height): return (baseline, height)
+        case .symbol: break
+        }
+        guard let p = MathSymbols.placement(it.cls) else { return (it.y1, max(it.h, 1e-3)) }
+        switch p {
+        case let .box(top, bottom):
+            if it.cls == "," { return (it.y0 - top * lineH, lineH) }
+            let H = max(it.h / (bottom - top), 1e-3)
+            return (it.y1 - bottom * H, H)
+        case .dot: return (it.y1, lineH)
+        case let .centred(a): return (it.cy - a * lineH, lineH)
+        }
+    }
+
+    static func lineHeight(_ items: [Item]) -> Double {
+        let hs = items.filter { it in
+            guard let c = it.symbol else { return true }
+            return !MathSymbols.operators.contains(c) && !".,·()[]{}|".contains(c)
+        }.map { lineMetrics($0, 1).height }
+        if !hs.isEmpty { return median(hs) }
+        return items.isEmpty ? 1 : median(items.map { max($0.h, $0.w) })
+    }
+
+    static func union(_ items: [Item]) -> MathBox {
+        items.dropFirst().reduce(items[0].box) { $0.union($1.box) }
+    }
+
+    /// Groups radicals and fraction bars, widest first, into compound items.
+    static func structures(_ items: [Item]) -> [Item] {
+        guard !items.isEmpty else { return [] }
+        let typical = median(items.map { max($0.w, $0.h) })
+        var used = Set<ObjectIdentifier>()
+        var out: [Item] = []
+        let order = items.indices.sorted { (-items[$0].w, $0) < (-items[$1].w, $1) }
+        for k in order {
+            let it = items[k]
+            if used.contains(ObjectIdentifier(it)) { continue }
+            let rest = items.filter { $0 !== it && !used.contains(ObjectIdentifier($0)) }
+            if it.symbol == "√" {
+                let tick = it.tick ?? it.x0 + min(0.2 * it.w, 0.25 * it.h, 0.6 * typical)
+                let inside = rest.filter { tick < $0.cx && $0.cx < it.x1 + 0.1 * typical && it.y0 - 0.1 * it.h < $0.cy && $0.cy < it.y1 }
+                if !inside.isEmpty {
+                    for o in inside { used.insert(ObjectIdentifier(o)) }
+                    used.insert(ObjectIdentifier(it))
+                    let sub = structures(inside)
+                    let H = sub.isEmpty ? it.h : lineHeight(sub)
+                    let bl = median(sub.map { lineMetrics($0, H).baseline })
+                    out.append(Item(cls: "√", box: union([it] + inside), kind: .radical(sign: it, inside: sub, baseline: bl, height: H)))
+                    continue
+                }
+            }
+            if it.symbol == "-" && it.w > 0.5 * typical {
+                let span = rest.filter { it.x0 - 0.05 * it.w < $0.cx && $0.cx < it.x1 + 0.05 * it.w }
+                let above = span.filter { $0.cy < it.cy && $0.y1 < it.cy + 0.3 * typical }
+                let below = span.filter { $0.cy > it.cy && $0.y0 > it.cy - 0.3 * typical }
+                if !above.isEmpty && !below.isEmpty {
+                    for o in above + below { used.insert(ObjectIdentifier(o)) }
+                    used.insert(ObjectIdentifier(it))
+                    let num = structures(above), den = structures(below)
+                    let H = lineHeight(num + den) / 0.85
+                    out.append(Item(cls: "—", box: union([it] + above + below),
+                                    kind: .fraction(bar: it, numerator: num, denominator: den, height: H)))
+                    continue
+                }
+            }
+            out.append(it)
+            used.insert(ObjectIdentifier(it))
+        }
+        return out
+    }
+
+    static func scriptable(_ it: Item) -> Bool {
+        if case .radical = it.kind { return true }
+        guard let c = it.symbol else { return false }
+        return MathSymbols.digits.contains(c) || MathSymbols.isLetter(c) || ")]}!".contains(c)
+    }
+
+    enum Relation { case sup, sub }
+
+    /// Reads items left to right into layout tokens (symbols, structures, scripts).
+    static func baseline(_ unsorted: [Item]) -> [LayoutToken] {
+        let items = unsorted.indices.sorted { (unsorted[$0].x0, $0) < (unsorted[$1].x0, $1) }.map { unsorted[$0] }
+        guard !items.isEmpty else { return [] }
+        let H = lineHeight(items)
+        var toks: [LayoutToken] = []
+        var base: (item: Item, height: Double)?
+        var i = 0
+        while i < items.count {
+            let it = items[i]
+            let next = i + 1 < items.count ? items[i + 1] : nil
+            if let b = base, scriptable(b.item) {
+                let (bl, bh) = lineMetrics(b.item, b.height)
+                if let rel = relation(it, bl, bh, next) {
+                    let first = it.symbol.map(MathSymbols.operators.contains) == true && next != nil ? next! : it
+                    let (sbl, sH) = lineMetrics(first, bh * 0.65)
+                    var script = [it]
+                    var j = i + 1
+                    while j < items.count && items[j].x0 < items[j - 1].x1 + 1.5 * sH {
+                        let opened = script.filter { MathSymbols.openers.contains($0.cls) }.count
+                            > script.filter { MathSymbols.closers.contains($0.cls) }.count
+                        let after = j + 1 < items.count ? items[j + 1] : nil
+                        if !(opened && MathSymbols.closers.contains(items[j].cls))
+                            && !inScript(items[j], rel, bl, bh, sbl, sH, after) { break }
+                        script.append(items[j])
+                        j += 1
+                    }
+                    toks.append(.script(superscript: rel == .sup, baseline(script)))
+                    i = j
+                    continue
+                }
+            }
+            if it.symbol == "." {
+                let ref = base.map { lineMetrics($0.item, $0.height).baseline } ?? it.y1
+                toks.append(.symbol(ref - it.cy > 0.25 * H ? "·" : "."))
+            } else {
+                switch it.kind {
+                case .symbol: toks.append(.symbol(it.cls))
+                case let .fraction(_, num, den, _): toks.append(.fraction(baseline(num), baseline(den)))
+                case let .radical(_, inside, _, _): toks.append(.radical(baseline(inside)))
+                }
+            }
+            base = (it, H)
+            i += 1
+        }
+        return toks
+    }
+
+    /// Does `it` continue a script whose line is (sbl, sH) over a base line (bl, bh)?
+    static func inScript(_ it: Item, _ rel: Relation, _ bl: Double, _ bh: Double, _ sbl: Double, _ sH: Double, _ next: Item?) -> Bool {
+        if let c = it.symbol {
+            if ".,".contains(c) {
+                guard let next else { return false }
+                return abs(it.y1 - sbl) < abs(it.y1 - bl) && inScript(next, rel, bl, bh, sbl, sH, nil)
+            }
+            if MathSymbols.closers.contains(c) { return false }
+            if MathSymbols.operators.contains(c) {
+                guard let next else { return false }
+                let dScript = abs(it.cy - (sbl + MathSymbols.axis * sH)), dMain = abs(it.cy - (bl + MathSymbols.axis * bh))
+                return dScript < dMain && inScript(next, rel, bl, bh, sbl, sH, nil)
+            }
+        }
+        let nb = lineMetrics(it, sH).baseline
+        if abs(nb - sbl) > abs(nb - bl) && abs(nb - bl) < 0.25 * bh { return false }
+        return rel == .sup ? nb < sbl + 0.35 * sH : nb > sbl - 0.35 * sH
+    }
+
+    static func relation(_ it: Item, _ bl: Double, _ bh: Double, _ next: Item?) -> Relation? {
+        if let c = it.symbol {
+            if ".,·)]}".contains(c) { return nil }
+            if MathSymbols.operators.contains(c) {
+                if c == "-", let next, (bl + MathSymbols.axis * bh) - it.cy > 0.1 * bh {
+                    return relation(next, bl, bh, nil) == .sup ? .sup : nil
+                }
+                return nil
+            }
+        }
+        let (ib, ih) = lineMetrics(it, bh)
+        let d = (ib - bl) / bh
+        let small = ih < 0.82 * bh
+        if d < -0.4 || (small && d < -0.22) { return .sup }
+        if d > 0.3 || (small && d > 0.08) { return .sub }
+        return nil
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import InkRecognition
+
+/// Errors of loading or using the math recognizer.
+public enum MathRecognizerError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// The weights are not a math model (their alphabet lacks the math symbols or the "not one symbol" class).
+    case notAMathModel(String)
+    public var description: String {
+        switch self {
+        case let .notAMathModel(why): return "not a math recognizer model: \(why)"
+        }
+    }
+}
+
+/// Reads handwritten math: ink (millimetres, y down) to expressions, one per line, each with its
+/// tree (`MathNode`), canonical LaTeX, symbols (class, candidates, box, strokes) and n-best readings.
+///
+/// Symbols are found order-free (stroke-group hypotheses scored by the classifier, then the best
+/// partition: `MathSegmenter`), the layout by `MathParser`. Immutable and safe to share between threads.
+public final class MathRecognizer: Sendable {
+    /// File name of the shipped math weights (beside `quire-rec.bin`).
+    public static let defaultFileName = "quire-math.bin"
+
+    /// The symbol classifier (the text network with the math alphabet).
+    public let model: RecognitionModel
+    /// Score a partition pays per symbol (see `MathSegmenter.defaultGroupPenalty`).
+    public let groupPenalty: Double
+    /// Most readings in `MathExpression.candidates`.
+    public let maxCandidates: Int
+    /// Most strokes read in one line; beyond, the rest of the line is left unread (bounded time).
+    public let maxStrokesPerLine: Int
+    /// Whether stroke groups too large to be one symbol are skipped (`MathSegmenter.hypotheses`).
+    public let pruneHypotheses: Bool
+
+    let junkClass: Int
+    let symbolClasses: [Int]
+
+    /// A recognizer over loaded weights. Throws `MathRecognizerError.notAMathModel` for other weights.
+    public init(model: RecognitionModel, groupPenalty: Double = MathSegmenter.defaultGroupPenalty,
+                maxCandidates: Int = 5, maxStrokesPerLine: Int = 400, pruneHypotheses: Bool = true) throws {
+        guard let junk = model.charset.firstIndex(of: MathSymbols.junk) else {
+            throw MathRecognizerError.notAMathModel("no \"\(MathSymbols.junk)\" class")
+        }
+        for c in "0123456789+-=√" where !model.charset.contains(c) {
+            throw MathRecognizerError.notAMathModel("no \"\(c)\" class")
+        }
+        self.model = model
+        self.groupPenalty = groupPenalty
+        self.maxCandidates = max(1, maxCandidates)
+        self.maxStrokesPerLine = max(1, maxStrokesPerLine)
+        self.pruneHypotheses = pruneHypotheses
+        junkClass = junk + 1
+        symbolClasses = Array(1 ... model.charset.count).filter { $0 != junk + 1 }
+    }
+
+    /// Loads weights from a file (`RecognitionModelError` for unreadable or corrupt files).
+    public convenience init(contentsOf url: URL) throws {
+        try self.init(model: try RecognitionModel(contentsOf: url))
+    }
+
+    /// `$QUIRE_MATH_MODEL`, else `quire-math.bin` beside the text weights (`RecognitionModel.defaultModelURL`).
+    public static func defaultModelURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+        if let p = environment["QUIRE_MATH_MODEL"], !p.isEmpty { return URL(fileURLWithPath: p) }
+        guard let text = RecognitionModel.defaultModelURL(environment: [:]) else { return nil }
+        let u = text.deletingLastPathComponent().appendingPathComponent(defaultFileName)
+        return FileManager.default.fileExists(atPath: u.path) ? u : nil
+    }
+
+    /// Reads ink: lines are split as text lines are (`TextRecognizer.groupLines`, or by guides when
+    /// `lineSpacing` is given), one expression per line, top to bottom. `strokeIds`, when given
+    /// (one per stroke), are copied onto the symbols.
+    public func recognize(strokes: [[SIMD2<Double>]], strokeIds: [String]? = nil,
+                          lineSpacing: Double? = nil, originY: Double = 0) -> MathRecognitionResult {
+        let lines = TextRecognizer.groupLines(strokes: strokes, lineSpacing: lineSpacing, originY: originY)
+        return MathRecognitionResult(expressions: lines.compactMap { recognizeLine(strokes: strokes, indices: $0, strokeIds: strokeIds) })
+    }
+
+    /// Reads the given strokes as one expression line (nil when none has a finite point).
+    public func recognizeLine(strokes all: [[SIMD2<Double>]], indices: [Int]? = nil, strokeIds: [String]? = nil) -> MathExpression? {
+        var index = (indices ?? Array(all.indices)).filter { all.indices.contains($0) && all[$0].contains { $0.x.isFinite && $0.y.isFinite } }
+        if index.count > maxStrokesPerLine { index = Array(index.prefix(maxStrokesPerLine)) }
+        guard !index.isEmpty else { return nil }
+        let strokes = index.map { all[$0].filter { $0.x.isFinite && $0.y.isFinite && abs($0.x) < 1e9 && abs($0.y) < 1e9 } }
+        let scored = scoreHypotheses(strokes)
+        let chosen = MathSegmenter.bestPartition(strokeCount: strokes.count, groups: scored.groups,
+                                                 scores: scored.groups.indices.map { scored.best[$0].score }, penalty: groupPenalty)
+        var symbols: [MathSymbol] = []
+        var ticks: [Double?] = []
+        for k in chosen {
+            let g = scored.groups[k]
+            let pts = g.flatMap { strokes[$0] }
+            let xs = pts.map(\.x), ys = pts.map(\.y)
+            let box = MathBox(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+            let ids = strokeIds.map { ids in g.compactMap { ids.indices.contains(index[$0]) ? ids[index[$0]] : nil } } ?? []
+            symbols.append(MathSymbol(label: String(scored.best[k].label), candidates: scored.candidates[k], box: box,
+                                      strokeIndices: g.map { index[$0] }, strokeIds: ids))
+            ticks.append(scored.best[k].label == "√" ? MathParser.radicalTick(g.map { strokes[$0] }) : nil)
+        }
+        let order = symbols.indices.sorted { (symbols[$0].box.x, $0) < (symbols[$1].box.x, $1) }
+        symbols = order.map { symbols[$0] }
+        ticks = order.map { ticks[$0] }
+        let readings = MathReadings.nBest(symbols: symbols, ticks: ticks, limit: maxCandidates)
+        let box = symbols.dropFirst().reduce(symbols[0].box) { $0.union($1.box) }
+        return MathExpression(node: readings[0].node, latex: readings[0].latex, symbols: symbols, candidates: readings,
+                              box: box, strokeIndices: index)
+    }
+
+    struct Scored {
+        var groups: [[Int]]
+        var best: [(label: Character, score: Double)]
+        var candidates: [[MathSymbolCandidate]]
+    }
+
+    /// Every hypothesis with its best symbol class and the runners-up; strokes the network could not
+    /// read (too long, no points) keep a singleton at a very low score.
+    func scoreHypotheses(_ strokes: [[SIMD2<Double>]]) -> Scored {
+        let hyps = MathSegmenter.hypotheses(strokes, prune: pruneHypotheses)
+        var feats: [(k: Int, ink: PreprocessedInk)] = []
+        for (k, g) in hyps.enumerated() {
+            if let ink = Preprocessor.prepare(strokes: g.map { strokes[$0] }, config: model.preprocess, inMillimetres: true),
+               ink.count > 0 { feats.append((k, ink)) }
+        }
+        feats.sort { ($0.ink.count, $0.k) < ($1.ink.count, $1.k) }
+        let outputs = model.logProbabilities(batch: feats.map { ($0.ink.features, $0.ink.count) })
+        let C = model.charset.count + 1
+        var read = [(label: Character, score: Double, candidates: [MathSymbolCandidate])?](repeating: nil, count: hyps.count)
+        for (f, lp) in zip(feats, outputs) where !lp.isEmpty {
+            let cs = MathSegmenter.classScores(lp, frames: lp.count / C, classes: C)
+            let ranked = symbolClasses.sorted { (cs[$0], -$0) > (cs[$1], -$1) }
+            read[f.k] = (model.charset[ranked[0] - 1], max(cs[ranked[0]], -1e9),
+                         ranked.prefix(5).map { MathSymbolCandidate(label: String(model.charset[$0 - 1]), score: max(cs[$0], -1e9)) })
+        }
+        // Hypothesis order, as the partition's tie-breaking expects.
+        var s = Scored(groups: [], best: [], candidates: [])
+        var have = Set<Int>()
+        for (k, r) in read.enumerated() {
+            guard let r else { continue }
+            s.groups.append(hyps[k])
+            s.best.append((r.label, r.score))
+            s.candidates.append(r.candidates)
+            if hyps[k].count == 1 { have.insert(hyps[k][0]) }
+        }
+        for i in strokes.indices where !have.contains(i) {
+            s.groups.append([i])
+            s.best.append((".", -50))
+            s.candidates.append([MathSymbolCandidate(label: ".", score: -50)])
+        }
+        return s
+    }
+}

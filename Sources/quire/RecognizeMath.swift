@@ -1,0 +1,132 @@
+import ArgumentParser
+import Foundation
+import InkMath
+import InkModel
+import InkRecognition
+import Quire
+import QuireTools
+
+/// `--math` of `recognize` and `eval`: composed expressions (tools/recognition/math/compose.py
+/// `--jsonl`) read by the math recognizer.
+struct MathFlags: ParsableArguments {
+    @Flag(help: "Read math: FILE holds expressions (tools/recognition/math/compose.py --jsonl; strokes in mm).") var math = false
+    @Option(name: .customLong("math-model"), help: "Math recognizer weights (default: the bundled quire-math.bin).") var mathModel: String?
+    @Flag(name: .customLong("no-math-pruning"), help: "Score every stroke group, as the Python reference does (slower).") var noPruning = false
+
+    /// The editor's adapter over the weights of `--math-model` or the bundled ones (loaded now).
+    func adapter() throws -> MathRecognizerAdapter {
+        let a: MathRecognizerAdapter
+        if let mathModel {
+            a = MathRecognizerAdapter(modelURL: URL(fileURLWithPath: mathModel))
+        } else {
+            guard let shared = MathRecognizerAdapter.shared else {
+                throw QuireError(.resourceMissing, "no math recognizer weights found: install Resources/recognition/\(MathRecognizer.defaultFileName), set QUIRE_MATH_MODEL or pass --math-model")
+            }
+            a = shared
+        }
+        _ = try a.recognizer()
+        return a
+    }
+
+    func recognizer() throws -> MathRecognizer {
+        let url: URL
+        if let mathModel {
+            url = URL(fileURLWithPath: mathModel)
+        } else {
+            guard let u = MathRecognizer.defaultModelURL() else {
+                throw QuireError(.resourceMissing, "no math recognizer weights found: install Resources/recognition/\(MathRecognizer.defaultFileName), set QUIRE_MATH_MODEL or pass --math-model")
+            }
+            url = u
+        }
+        do {
+            return try MathRecognizer(model: RecognitionModel(contentsOf: url), pruneHypotheses: !noPruning)
+        } catch {
+            throw QuireError(.resourceMissing, "math recognizer weights \(url.path): \(error)")
+        }
+    }
+}
+
+enum RecognizeMath {
+    /// A Math block in `recognize --json`: its LaTeX, and per expression the n-best readings and
+    /// the symbols with their candidates, boxes and stroke ids.
+    static func json(block b: ContentBlock, result: MathRecognitionResult) -> JSONValue {
+        func r(_ v: Double, _ q: Double = 100) -> JSONValue { .number(v.isFinite ? (v * q).rounded() / q : -1e9) }
+        func box(_ b: MathBox) -> JSONValue { .object(["x": r(b.x), "y": r(b.y), "width": r(b.width), "height": r(b.height)]) }
+        let expressions: [JSONValue] = result.expressions.map { e in
+            .object([
+                "latex": .string(e.latex), "box": box(e.box),
+                "candidates": .array(e.candidates.map { .object(["latex": .string($0.latex), "score": r($0.score, 1000)]) }),
+                "symbols": .array(e.symbols.map { s in
+                    .object(["label": .string(s.label), "box": box(s.box), "strokeIds": .array(s.strokeIds.map(JSONValue.string)),
+                             "candidates": .array(s.candidates.map { .object(["label": .string($0.label), "score": r($0.score, 1000)]) })])
+                }),
+            ])
+        }
+        return .object(["id": .string(b.id), "type": .string(b.type), "text": .string(result.latex), "latex": .string(result.latex),
+                        "expressions": .array(expressions)])
+    }
+
+    /// One line per sample: JSON (`{"id","latex","mathml","text","value","candidates","ms"}`) or
+    /// `ok`/`ERR`, the reference and the reading.
+    static func samples(path: String, limit: Int?, json: Bool, recognizer: MathRecognizer) throws {
+        let samples = try MathSample.read(path: path, limit: limit ?? .max)
+        var ok = 0
+        for s in samples {
+            let o = MathEvaluation.run(s, recognizer: recognizer)
+            ok += o.exact ? 1 : 0
+            if json {
+                let nodes = o.expressions.map(\.node)
+                // The solver's result: of the last line that asks for one (`=` at the end, `?`).
+                let value = MathSolver.solve(lines: nodes).last { $0.result != nil }?.result?.plainText
+                print(try JSONValue.object([
+                    "id": .string(s.id), "latex": .string(o.latex),
+                    "mathml": nodes.isEmpty ? .null : .string(MathNode.mathML(lines: nodes)),
+                    "text": nodes.isEmpty ? .null : .string(nodes.map(\.plainText).joined(separator: "\n")),
+                    "value": value.map(JSONValue.string) ?? .null,
+                    "candidates": .array(o.candidates.map(JSONValue.string)), "ms": .number((o.ms * 100).rounded() / 100),
+                ]).serialized())
+            } else {
+                print("\(o.exact ? "ok " : "ERR") \(s.id)  \(s.latex)  ->  \(o.latex)")
+            }
+        }
+        if !json { print("\(ok) of \(samples.count) read exactly") }
+    }
+
+    /// Per structure class: expressions, expression rate (canonical LaTeX exact), symbol accuracy
+    /// (exact stroke set and class), ms p50 / p95; then the most frequent symbol confusions.
+    static func evaluate(paths: [String], limit: Int?, cpuClock: Bool, errors: Int, recognizer: MathRecognizer) throws {
+        print("math weights: training step \(recognizer.model.trainingStep), kernels: \(RecognitionKernels.current.rawValue), clock: \(cpuClock ? "cpu" : "wall")")
+        var tallies: [String: MathEvaluation.Tally] = [:]
+        var confusions: [String: Int] = [:]
+        var wrong: [(String, String)] = []
+        for path in paths {
+            for s in try MathSample.read(path: path, limit: limit ?? .max) {
+                let o = MathEvaluation.run(s, recognizer: recognizer, cpuClock: cpuClock)
+                tallies[s.structureClass.isEmpty ? "other" : s.structureClass, default: .init()].add(o)
+                tallies["all", default: .init()].add(o)
+                if !o.exact { wrong.append((s.latex, o.latex)) }
+                var got: [[Int]: String] = [:]
+                for e in o.expressions { for sym in e.symbols { got[sym.strokeIndices.sorted()] = sym.label } }
+                for t in s.symbols {
+                    if let g = got[t.strokes.sorted()] {
+                        if g != t.label { confusions["\(t.label) -> \(g)", default: 0] += 1 }
+                    } else {
+                        confusions["\(t.label) -> (split or merged)", default: 0] += 1
+                    }
+                }
+            }
+        }
+        func pad(_ s: String, _ w: Int) -> String { String(repeating: " ", count: max(0, w - s.count)) + s }
+        print("class        n    expr  symbols  ms p50  ms p95")
+        for k in MathEvaluation.classes + ["other", "all"] {
+            guard let t = tallies[k] else { continue }
+            print(k.padding(toLength: 8, withPad: " ", startingAt: 0) + pad("\(t.n)", 5)
+                  + String(format: " %7.3f %8.3f %7.1f %7.1f", t.expressionRate, t.symbolAccuracy, t.percentile(0.5), t.percentile(0.95)))
+        }
+        guard errors > 0 else { return }
+        print("\nsymbol confusions (true -> read), most frequent:")
+        for (k, n) in confusions.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }).prefix(errors) { print("  \(pad("\(n)", 4))  \(k)") }
+        print("\nexpressions read wrong (first \(min(errors, wrong.count)) of \(wrong.count)):")
+        for (t, g) in wrong.prefix(errors) { print("  want \(t)\n  got  \(g)") }
+    }
+}
