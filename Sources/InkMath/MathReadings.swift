@@ -1,37 +1,67 @@
 import Foundation
 
-/// The n best readings of an expression line: the parse of the best classes, then readings where
-/// symbols take a close runner-up class, best first, each parsed and scored.
+/// The n best readings of an expression line. Each symbol's classes are chosen jointly with the
+/// symbol-sequence prior (`MathContext`): the layout of the classifier's best classes fixes the
+/// structure, a Viterbi pass over its symbols picks the classes that maximise their scores plus
+/// `weight` times the prior, and that reading is parsed again. Runner-up readings swap one symbol
+/// to a close candidate class; all are ranked by the same joint score.
 enum MathReadings {
-    /// Runner-up classes further than this (nats) below a symbol's best are not tried.
+    /// Runner-up classes further than this (nats) below a symbol's best are not tried for n-best readings.
     static let margin = 4.0
+    /// The prior may pick a class at most this far (nats) below a symbol's best.
+    static let contextMargin = 6.0
 
-    static func nBest(symbols: [MathSymbol], ticks: [Double?], limit: Int) -> [MathExpressionCandidate] {
-        func reading(_ labels: [Character], _ score: Double) -> MathExpressionCandidate {
+    /// The readings, best first, and the symbols' classes in the best one.
+    static func nBest(symbols: [MathSymbol], ticks: [Double?], limit: Int,
+                      context: MathContext? = nil, weight: Double = 0) -> (readings: [MathExpressionCandidate], labels: [Character]) {
+        let scores = symbols.map { s in
+            Dictionary(s.candidates.map { (Character($0.label), $0.score) }, uniquingKeysWith: max)
+        }
+        func reading(_ labels: [Character]) -> MathExpressionCandidate {
             let inputs = symbols.indices.map { ParsedSymbolInput(label: labels[$0], box: symbols[$0].box, tick: ticks[$0]) }
-            let node = MathParser.parse(inputs)
+            let layout = MathParser.layout(inputs)
+            let node = MathTreeBuilder.node(layout)
+            var score = labels.indices.reduce(0) { $0 + (scores[$1][labels[$1]] ?? -1e9) }
+            if let context, weight > 0 {
+                score += weight * context.logProbability(of: MathContext.tokens(MathContext.slots(layout)))
+            }
             return MathExpressionCandidate(node: node, latex: node.latex, score: score)
         }
-        let labels = symbols.map { Character($0.label) }
-        let total = symbols.reduce(0) { $0 + ($1.candidates.first?.score ?? 0) }
-        var out = [reading(labels, total)]
-        guard limit > 1 else { return out }
-        // Single substitutions, cheapest first.
-        var swaps: [(symbol: Int, label: Character, cost: Double)] = []
-        for (i, s) in symbols.enumerated() {
-            guard let top = s.candidates.first?.score else { continue }
-            for c in s.candidates.dropFirst() where top - c.score < margin && c.score.isFinite {
-                swaps.append((i, Character(c.label), top - c.score))
+        let best = symbols.map { Character($0.label) }
+        var start = best
+        if let context, weight > 0, !symbols.isEmpty {
+            let options = symbols.map { s -> [(label: Character, score: Double)] in
+                guard let top = s.candidates.first?.score else { return [(Character(s.label), 0)] }
+                return s.candidates.filter { top - $0.score < contextMargin && $0.score.isFinite }.map { (Character($0.label), $0.score) }
+            }
+            let inputs = symbols.indices.map { ParsedSymbolInput(label: best[$0], box: symbols[$0].box, tick: ticks[$0]) }
+            start = context.decode(slots: MathContext.slots(MathParser.layout(inputs)), options: options, weight: weight)
+        }
+        var out: [String: (reading: MathExpressionCandidate, labels: [Character])] = [:]
+        func add(_ l: [Character]) {
+            let r = reading(l)
+            if let old = out[r.latex], old.reading.score >= r.score { return }
+            out[r.latex] = (r, l)
+        }
+        add(start)
+        if start != best { add(best) }
+        if limit > 1 {
+            // Single substitutions of the chosen reading, cheapest first.
+            var swaps: [(symbol: Int, label: Character, cost: Double)] = []
+            for (i, s) in symbols.enumerated() {
+                guard let top = s.candidates.first?.score else { continue }
+                for c in s.candidates where Character(c.label) != start[i] && top - c.score < margin && c.score.isFinite {
+                    swaps.append((i, Character(c.label), top - c.score))
+                }
+            }
+            swaps.sort { ($0.cost, $0.symbol) < ($1.cost, $1.symbol) }
+            for sw in swaps.prefix(4 * limit) {
+                var l = start
+                l[sw.symbol] = sw.label
+                add(l)
             }
         }
-        swaps.sort { ($0.cost, $0.symbol) < ($1.cost, $1.symbol) }
-        var seen: Set<String> = [out[0].latex]
-        for sw in swaps where out.count < limit {
-            var l = labels
-            l[sw.symbol] = sw.label
-            let r = reading(l, total - sw.cost)
-            if seen.insert(r.latex).inserted { out.append(r) }
-        }
-        return out
+        let ranked = out.values.sorted { ($0.reading.score, $1.reading.latex) > ($1.reading.score, $0.reading.latex) }
+        return (ranked.prefix(limit).map(\.reading), ranked.first?.labels ?? best)
     }
 }

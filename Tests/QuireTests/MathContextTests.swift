@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+@testable import InkMath
+import QuireTools
+
+/// The symbol-sequence prior and the joint choice of symbol classes it drives.
+@Suite struct MathContextTests {
+    let ctx = MathContext.standard
+
+    @Test func neighboursDecideLookAlikes() {
+        // Inside a number a digit, not a letter (a letter after a digit is an implicit product,
+        // but a digit after a letter is rare); an operator sits between operands.
+        #expect(ctx.logProbability(of: ["1", "2", "5"]) > ctx.logProbability(of: ["1", "z", "5"]) + 2)
+        #expect(ctx.logProbability("+", after: "3") > ctx.logProbability("t", after: "3") + 1)
+        // `×` is followed by an operand, a variable `x` by an operator or the end.
+        #expect(ctx.logProbability("4", after: "×") > ctx.logProbability("+", after: "×") + 1)
+        #expect(ctx.logProbability("+", after: "x") > ctx.logProbability("+", after: "×") + 1)
+        #expect(ctx.logProbability(of: ["2", "+", "1", "="]) > ctx.logProbability(of: ["z", "t", "/", "="]) + 3)
+    }
+
+    @Test func unseenPairsKeepAProbability() {
+        let p = ctx.logProbability("?", after: "[")
+        #expect(p.isFinite && p > Foundation.log(1e-6))
+        #expect(ctx.logProbability("x", after: "no such token") == Foundation.log(1e-4))
+        // Every row is a distribution over the vocabulary.
+        let vocab = MathContext.markers + MathContext.classes
+        for prev in ["3", "x", "<frac>", "<s>"] {
+            let total = vocab.reduce(0) { $0 + Foundation.exp(ctx.logProbability($1, after: prev)) }
+            #expect(abs(total - 1) < 1e-3, "row \(prev) sums to \(total)")
+        }
+    }
+
+    @Test func decodeUsesNeighbours() {
+        // "1z5+t": the classifier prefers z and t by a little; between digits z is a 2, at the end
+        // after an operator a t is as likely a 1: the prior reads "125+1"; weight 0 keeps the classes.
+        let slots: [MathContext.Slot] = [.symbol(0, token: "1"), .symbol(1, token: "z"), .symbol(2, token: "5"),
+                                         .symbol(3, token: "+"), .symbol(4, token: "t")]
+        let options: [[(label: Character, score: Double)]] = [[("1", -0.1)], [("z", -0.5), ("2", -1.0)], [("5", -0.1)],
+                                                              [("+", -0.1), ("t", -1.5)], [("t", -0.3), ("1", -0.9)]]
+        #expect(ctx.decode(slots: slots, options: options, weight: 1) == ["1", "2", "5", "+", "1"])
+        #expect(ctx.decode(slots: slots, options: options, weight: 0) == ["1", "z", "5", "+", "t"])
+    }
+
+    @Test func timesBetweenOperandsXBeforeAnOperator() {
+        // The same ink scored a little towards `×`: before a digit it stays `×` ("2×3"), before `+`
+        // it is the variable ("2x+1").
+        let options: [[(label: Character, score: Double)]] = [[("2", -0.1)], [("×", -0.4), ("x", -0.9)], [("3", -0.1)]]
+        let times: [MathContext.Slot] = [.symbol(0, token: "2"), .symbol(1, token: "×"), .symbol(2, token: "3")]
+        #expect(ctx.decode(slots: times, options: options, weight: 0.5) == ["2", "×", "3"])
+        let plus: [MathContext.Slot] = times.prefix(2) + [.symbol(2, token: "+"), .symbol(3, token: "1")]
+        #expect(ctx.decode(slots: plus, options: [options[0], options[1], [("+", -0.1)], [("1", -0.1)]], weight: 0.5) == ["2", "x", "+", "1"])
+    }
+
+    /// Composed expressions (Fixtures/README.md) the classifier alone misreads and the prior fixes.
+    @Test func priorFixesLookAlikesInRealInk() throws {
+        guard let shared = MathFixture.recognizer else { Issue.record("no math weights"); return }
+        let plain = try MathRecognizer(model: shared.model, contextWeight: 0)
+        let url = repositoryRoot.appendingPathComponent("Tests/QuireTests/Fixtures/math-context.jsonl")
+        let samples = try MathSample.read(path: url.path)
+        #expect(samples.map(\.latex) == ["1=", "79=", "18=", "3-9x"])
+        for s in samples {
+            #expect(MathEvaluation.run(s, recognizer: shared).latex == s.latex)
+            #expect(MathEvaluation.run(s, recognizer: plain).latex != s.latex, "\(s.latex) needs no prior any more")
+        }
+    }
+}
