@@ -11,6 +11,47 @@ enum MathReadings {
     /// The prior may pick a class at most this far (nats) below a symbol's best.
     static let contextMargin = 6.0
 
+    /// The widest a `.` may be, in digit heights (see `sizeChecked`).
+    static let dotWidth = 0.2
+
+    /// Candidates that a symbol's size rules out lose `sizePenalty` nats: a `.` wider than
+    /// `dotWidth` of the line's digit height is a short minus (on composed expressions of training
+    /// writers dots are at most 0.16 H wide, minus signs, scripts' included, at least 0.29 H), and
+    /// a `-` narrower than 0.6 of that is a dot. A letter whose other case is also a candidate
+    /// loses `casePenalty` when its height says the other case. Candidates are re-sorted.
+    static func sizeChecked(_ symbols: [MathSymbol]) -> [MathSymbol] {
+        let items = symbols.map { MathParser.Item(cls: Character($0.label), box: $0.box) }
+        let H = MathParser.lineHeight(items)
+        guard H > 0, H.isFinite else { return symbols }
+        return symbols.map { s in
+            var s = s
+            let w = s.box.width / H, h = s.box.height / H
+            var changed = false
+            for k in s.candidates.indices {
+                let c = Character(s.candidates[k].label)
+                var penalty = 0.0
+                if (c == "." && w > dotWidth) || (c == "-" && w < 0.6 * dotWidth) { penalty = sizePenalty }
+                // A capital is a digit's height, a small letter without ascender 0.62 of it.
+                if c.isASCII && c.isUppercase && h < 0.72 && s.candidates.contains(where: { $0.label == c.lowercased() }) { penalty = casePenalty }
+                if xHeightLetters.contains(c) && h > 0.95 && s.candidates.contains(where: { $0.label == c.uppercased() }) { penalty = casePenalty }
+                if penalty > 0 {
+                    s.candidates[k].score -= penalty
+                    changed = true
+                }
+            }
+            if changed {
+                s.candidates.sort { $0.score > $1.score }
+                s.label = s.candidates[0].label
+            }
+            return s
+        }
+    }
+    static let sizePenalty = 4.0
+    /// What a letter's case costs when its height says the other case (composed training expressions:
+    /// small x-height letters 0.39-0.89 H (1st-95th percentile), capitals 0.67-1.56 H (5th-95th)).
+    static let casePenalty = 2.0
+    static let xHeightLetters = Set("acemnorsuvwxz")
+
     /// The readings, best first, and the symbols' classes in the best one.
     static func nBest(symbols: [MathSymbol], ticks: [Double?], limit: Int,
                       context: MathContext? = nil, weight: Double = 0) -> (readings: [MathExpressionCandidate], labels: [Character]) {

@@ -63,4 +63,21 @@ import QuireTools
             #expect(MathEvaluation.run(s, recognizer: plain).latex != s.latex, "\(s.latex) needs no prior any more")
         }
     }
+
+    static func symbol(_ cands: [(String, Double)], _ x: Double, _ y: Double, _ w: Double, _ h: Double) -> MathSymbol {
+        MathSymbol(label: cands[0].0, candidates: cands.map { MathSymbolCandidate(label: $0.0, score: $0.1) },
+                   box: MathBox(x: x, y: y, width: w, height: h), strokeIndices: [])
+    }
+
+    @Test func sizeDecidesDotOrMinusAndLetterCase() {
+        // Digits 5 mm high; a 2 mm bar the classifier calls '.' is a minus, a 0.5 mm one stays a dot;
+        // an `O` 3 mm high (an x-height) is an o, an `s` 5 mm high an S.
+        let line = [Self.symbol([("7", -0.1)], 0, 5, 3, 5), Self.symbol([(".", -0.3), ("-", -0.9)], 4, 7.5, 2, 0.3),
+                    Self.symbol([("8", -0.1)], 7, 5, 3, 5), Self.symbol([(".", -0.3), ("-", -0.9)], 11, 9.5, 0.5, 0.4),
+                    Self.symbol([("2", -0.1)], 12, 5, 3, 5), Self.symbol([("O", -0.4), ("o", -0.8)], 16, 7, 3, 3),
+                    Self.symbol([("s", -0.4), ("S", -0.8)], 20, 5, 3, 5)]
+        let checked = MathReadings.sizeChecked(line)
+        #expect(checked.map(\.label) == ["7", "-", "8", ".", "2", "o", "S"])
+        #expect(checked[1].candidates.map(\.label) == ["-", "."])
+    }
 }
