@@ -80,4 +80,15 @@ import QuireTools
         #expect(checked.map(\.label) == ["7", "-", "8", ".", "2", "o", "S"])
         #expect(checked[1].candidates.map(\.label) == ["-", "."])
     }
+
+    @Test func twoParallelBarsMayPairFarApart() {
+        // Small digits (3 mm: the reference size) and an `=` whose bars are 2.5 mm apart, more than
+        // 0.6 of it: still one hypothesis. A short bar under a long one (a minus under a fraction bar) is not.
+        func line(_ x: Double, _ y: Double, _ w: Double) -> [SIMD2<Double>] { [SIMD2(x, y), SIMD2(x + w / 2, y + 0.05), SIMD2(x + w, y)] }
+        func digit(_ x: Double) -> [SIMD2<Double>] { [SIMD2(x, 8), SIMD2(x + 0.5, 9.5), SIMD2(x + 0.2, 11)] }
+        let strokes = [digit(0), digit(2), digit(4), line(6, 8.5, 5), line(6.2, 11, 4.8), digit(12)]
+        #expect(MathSegmenter.hypotheses(strokes).contains([3, 4]))
+        let fraction = [digit(0), digit(2), digit(4), line(6, 8.5, 12), line(9, 11, 3), digit(12)]
+        #expect(!MathSegmenter.hypotheses(fraction).contains([3, 4]))
+    }
 }
