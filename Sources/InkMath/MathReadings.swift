@@ -18,14 +18,28 @@ enum MathReadings {
     /// `dotWidth` of the line's digit height is a short minus (on composed expressions of training
     /// writers dots are at most 0.16 H wide, minus signs, scripts' included, at least 0.29 H), and
     /// a `-` narrower than 0.6 of that is a dot. A letter whose other case is also a candidate
-    /// loses `casePenalty` when its height says the other case. Candidates are re-sorted.
-    static func sizeChecked(_ symbols: [MathSymbol]) -> [MathSymbol] {
+    /// loses `casePenalty` when its height says the other case, and so do a digit and a small letter
+    /// (`2`/`z`) on the main line. Candidates are re-sorted.
+    static func sizeChecked(_ symbols: [MathSymbol], ticks: [Double?]? = nil) -> [MathSymbol] {
         let items = symbols.map { MathParser.Item(cls: Character($0.label), box: $0.box) }
         let H = MathParser.lineHeight(items)
         guard H > 0, H.isFinite else { return symbols }
-        return symbols.map { s in
+        // Symbols on the main line (not in a script, fraction or radical), where sizes are H's.
+        var depth = 0
+        var onLine = Set<Int>()
+        let inputs = symbols.indices.map { ParsedSymbolInput(label: Character(symbols[$0].label), box: symbols[$0].box, tick: ticks?[$0]) }
+        for slot in MathContext.slots(MathParser.layout(inputs)) {
+            switch slot {
+            case .marker("<end>"): depth -= 1
+            case .marker("<over>"): break
+            case .marker: depth += 1
+            case let .symbol(i, _): if depth == 0 { onLine.insert(i) }
+            }
+        }
+        return symbols.enumerated().map { i, s in
             var s = s
             let w = s.box.width / H, h = s.box.height / H
+            let tall = { (c: Character) in MathSymbols.digits.contains(c) || (c.isASCII && c.isUppercase) }
             var changed = false
             for k in s.candidates.indices {
                 let c = Character(s.candidates[k].label)
@@ -34,6 +48,12 @@ enum MathReadings {
                 // A capital is a digit's height, a small letter without ascender 0.62 of it.
                 if c.isASCII && c.isUppercase && h < 0.72 && s.candidates.contains(where: { $0.label == c.lowercased() }) { penalty = casePenalty }
                 if xHeightLetters.contains(c) && h > 0.95 && s.candidates.contains(where: { $0.label == c.uppercased() }) { penalty = casePenalty }
+                // On the main line a small letter is not a digit's height, a digit not a small letter's
+                // (`z`/`2`, `s`/`5`, `o`/`0`); in scripts and fractions sizes shrink.
+                if onLine.contains(i) {
+                    if tall(c) && h < 0.7 && s.candidates.contains(where: { xHeightLetters.contains(Character($0.label)) }) { penalty = casePenalty }
+                    if xHeightLetters.contains(c) && h > 0.95 && s.candidates.contains(where: { tall(Character($0.label)) }) { penalty = casePenalty }
+                }
                 if penalty > 0 {
                     s.candidates[k].score -= penalty
                     changed = true

@@ -104,8 +104,8 @@ public final class MathRecognizer: Sendable {
             ticks.append(scored.best[k].label == "√" ? MathParser.radicalTick(g.map { strokes[$0] }) : nil)
         }
         let order = symbols.indices.sorted { (symbols[$0].box.x, $0) < (symbols[$1].box.x, $1) }
-        symbols = MathReadings.sizeChecked(order.map { symbols[$0] })
         ticks = order.map { ticks[$0] }
+        symbols = MathReadings.sizeChecked(order.map { symbols[$0] }, ticks: ticks)
         let (readings, labels) = MathReadings.nBest(symbols: symbols, ticks: ticks, limit: maxCandidates,
                                                     context: MathContext.standard, weight: contextWeight)
         for i in symbols.indices where symbols[i].label != String(labels[i]) {

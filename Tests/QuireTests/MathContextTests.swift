@@ -79,6 +79,11 @@ import QuireTools
         let checked = MathReadings.sizeChecked(line)
         #expect(checked.map(\.label) == ["7", "-", "8", ".", "2", "o", "S"])
         #expect(checked[1].candidates.map(\.label) == ["-", "."])
+        // A small `2` raised after a digit is an exponent and stays a 2; one as small on the line is a z.
+        let scripts = [Self.symbol([("7", -0.1)], 0, 5, 3, 5), Self.symbol([("2", -0.3), ("z", -0.9)], 3.5, 2.5, 2, 3),
+                       Self.symbol([("+", -0.1)], 7, 6.5, 3, 3), Self.symbol([("2", -0.3), ("z", -0.9)], 11, 7, 3, 3),
+                       Self.symbol([("+", -0.1)], 15, 6.5, 3, 3), Self.symbol([("8", -0.1)], 19, 5, 3, 5), Self.symbol([("4", -0.1)], 23, 5, 3, 5)]
+        #expect(MathReadings.sizeChecked(scripts).map(\.label) == ["7", "2", "+", "z", "+", "8", "4"])
     }
 
     @Test func twoParallelBarsMayPairFarApart() {
