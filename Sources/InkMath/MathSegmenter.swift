@@ -32,7 +32,7 @@ public enum MathSegmenter {
 
     /// Two strokes may belong to one symbol when their x-extents overlap (or nearly, 0.15 of the
     /// reference size) and their boxes are at most 0.6 of it apart vertically, or when they are
-    /// `parallelBars`.
+    /// `parallelBars` or a `dotAbove` its stem.
     static func neighbours(_ b: [SIMD4<Double>]) -> [[Int]] {
         let ref = referenceSize(b)
         var adj = [[Int]](repeating: [], count: b.count)
@@ -40,7 +40,7 @@ public enum MathSegmenter {
             for j in (i + 1) ..< max(i + 1, b.count) {
                 let xo = min(b[i][2], b[j][2]) - max(b[i][0], b[j][0])
                 let yg = max(b[i][1], b[j][1]) - min(b[i][3], b[j][3])
-                if (xo > -0.15 * ref && yg < 0.6 * ref) || parallelBars(b[i], b[j]) {
+                if (xo > -0.15 * ref && yg < 0.6 * ref) || parallelBars(b[i], b[j]) || dotAbove(b[i], b[j], ref) || dotAbove(b[j], b[i], ref) {
                     adj[i].append(j)
                     adj[j].append(i)
                 }
@@ -58,6 +58,17 @@ public enum MathSegmenter {
         let xo = min(a[2], b[2]) - max(a[0], b[0])
         let yg = max(a[1], b[1]) - min(a[3], b[3])
         return min(wa, wb) > 0.5 * max(wa, wb) && xo > 0.5 * min(wa, wb) && yg > 0 && yg < max(wa, wb)
+    }
+
+    /// A dot (under 0.15 of the reference size) above the middle of a taller stroke, up to 0.45 of
+    /// the reference size aside and 1 above: the dot of an `i` or `j` that a slanted hand put off
+    /// the stem (composed validation expressions: 12 of 15 `i` had no hypothesis, half of them such dots).
+    /// A centred dot or a decimal point sits lower and is not joined.
+    static func dotAbove(_ dot: SIMD4<Double>, _ stem: SIMD4<Double>, _ ref: Double) -> Bool {
+        let ext = max(dot[2] - dot[0], dot[3] - dot[1])
+        guard ext < 0.15 * ref, stem[3] - stem[1] > 2 * ext, dot[3] < (stem[1] + stem[3]) / 2 else { return false }
+        let xg = max(dot[0], stem[0]) - min(dot[2], stem[2])
+        return xg < 0.45 * ref && stem[1] - dot[3] < ref
     }
 
     /// All connected stroke sets of at most `maxStrokes` strokes (sorted), ordered by size then

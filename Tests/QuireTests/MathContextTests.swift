@@ -96,4 +96,15 @@ import QuireTools
         let fraction = [digit(0), digit(2), digit(4), line(6, 8.5, 12), line(9, 11, 3), digit(12)]
         #expect(!MathSegmenter.hypotheses(fraction).contains([3, 4]))
     }
+
+    @Test func anIsDotOffItsStemStillJoinsIt() {
+        // Digits 5 mm high (the reference size); an i's stem 3 mm high and its dot 1.2 mm to the
+        // right of it and 1.5 mm above: one hypothesis. A decimal point at the foot of a digit is not.
+        func digit(_ x: Double) -> [SIMD2<Double>] { [SIMD2(x, 5), SIMD2(x + 1, 7.5), SIMD2(x + 0.5, 10)] }
+        let stem: [SIMD2<Double>] = [SIMD2(10, 7), SIMD2(10.2, 8.5), SIMD2(10.3, 10)]
+        let dot: [SIMD2<Double>] = [SIMD2(11.5, 5.2), SIMD2(11.6, 5.3)]
+        #expect(MathSegmenter.hypotheses([digit(0), digit(4), stem, dot, digit(14)]).contains([2, 3]))
+        let point: [SIMD2<Double>] = [SIMD2(6.2, 9.8), SIMD2(6.3, 9.9)]
+        #expect(!MathSegmenter.dotAbove(MathSegmenter.boxes([point])[0], MathSegmenter.boxes([digit(4)])[0], 5))
+    }
 }
