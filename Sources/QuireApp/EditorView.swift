@@ -54,10 +54,17 @@ final class EditorView {
     /// The middle of the canvas (zooming by key keeps it in place).
     var center: Point { Point(x: Double(size.width) / 2, y: Double(size.height) / 2) }
 
+    /// Only strokes up to this `seq` are drawn (the inspector window's timeline); nil: all.
+    var strokeLimit: Int64? {
+        didSet { if strokeLimit != oldValue { renderer.invalidate(nil) } }
+    }
+
     /// Renders what changed on the page and puts it on the canvas.
     func present() {
         guard let surface = canvas?.surface else { return }
-        if let r = renderer.render(part: editor.part?.model, state: editor.renderState) {
+        var state = editor.renderState
+        state.strokeLimit = strokeLimit
+        if let r = renderer.render(part: editor.part?.model, state: state) {
             composite(surface, r)
         }
     }

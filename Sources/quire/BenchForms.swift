@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireApp
 import QuireForms
 
 /// `quire bench forms`: headless figures for kiosk forms, on real handwriting.
 struct BenchForms: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "forms",
-        abstract: "Time from a field's last pen-up to its value (p50/p95), and submit time to SQLite, on real handwriting.",
+        abstract: "Time from a field's last pen-up to its value and to its value on the kiosk screen (p50/p95), and submit time to SQLite, on real handwriting.",
         discussion: "--ink: JSON lines of the shared format with words and numbers, e.g. Tests/QuireFormsTests/Fixtures/writer-apple-fbf3215eb1.jsonl.gz.")
     @Option(help: "Handwriting samples (.jsonl or .jsonl.gz) with words and numbers.") var ink: String
     @Option(help: "Forms filled and submitted.") var runs = 50
@@ -43,11 +44,25 @@ struct BenchForms: ParsableCommand {
                 try form.waitForIdle()
                 submit.append(try ms { try form.submit(to: store); try form.finishSubmission() })
             }
+            // The kiosk window's path: results applied as they arrive, the value read, the screen painted.
+            let screen = try KioskScreenBenchmark(form: form)
+            var textScreen: [Double] = [], numberScreen: [Double] = []
+            for i in 0..<runs {
+                form.clear()
+                try form.waitForIdle()
+                _ = try screen.msToScreen("name")
+                try form.write(words[i % words.count], into: "name")
+                textScreen.append(try screen.msToScreen("name"))
+                try form.write(numbers[i % numbers.count], into: "tracking")
+                numberScreen.append(try screen.msToScreen("tracking"))
+            }
             func line(_ what: String, _ xs: [Double]) {
                 print(String(format: "%@: p50 %.1f ms, p95 %.1f ms (%d runs)", what, median(xs), percentile(xs, 0.95), xs.count))
             }
             line("text field, last pen-up to value", text)
             line("number field, last pen-up to value", number)
+            line("text field, last pen-up to value on the kiosk screen", textScreen)
+            line("number field, last pen-up to value on the kiosk screen", numberScreen)
             line("submit to SQLite (values, SVG/PNG, record, clear, package save)", submit)
         }
     }

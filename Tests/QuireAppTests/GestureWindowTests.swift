@@ -7,7 +7,7 @@ import Glibc
 
 /// Real handwriting for the window tests: UNIPEN train_r01_v07 words (CC BY 4.0) from the
 /// QuireTests fixture, as strokes of (x, y) in the sample's own units.
-private struct HandwrittenWord {
+struct HandwrittenWord {
     let label: String
     let strokes: [[(x: Double, y: Double)]]
     var bounds: (x: Double, y: Double, width: Double, height: Double) {

@@ -152,6 +152,14 @@ final class QuireAppProcess {
                            + "in \(timeout) s (\(state)).\nstdout:\n\(stdoutLines.joined(separator: "\n"))\nstderr:\n\(stderr.suffix(4000))")
     }
 
+    /// The first stdout line after line `index` (0-based; -1: any) that `match` accepts, with its
+    /// index. Fails early if the app exits first.
+    func waitForLine(after index: Int, timeout: Double = 30, what: String, _ match: @escaping (String) -> Bool) throws -> (index: Int, line: String) {
+        if let hit = collector.wait(from: index + 1, timeout: timeout, match) { return hit }
+        throw HarnessError("quire \(arguments.joined(separator: " ")) printed no line with \(what) in \(timeout) s.\nstdout:\n"
+                           + "\(stdoutLines.suffix(40).joined(separator: "\n"))\nstderr:\n\(stderr.suffix(4000))")
+    }
+
     /// Waits for the ready line and parses it.
     func waitForReady(timeout: Double = 30) throws -> ReadyLine {
         let line = try waitForLine(prefix: ReadyLine.prefix, timeout: timeout)

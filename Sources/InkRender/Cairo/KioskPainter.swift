@@ -114,7 +114,7 @@ public enum KioskPainter {
                 default: c.setSourceRGB(0.45, 0.45, 0.48)
                 }
                 let frame = f.value.isEmpty ? f.valueFrame : f.noteFrame
-                text(c, f.note, in: frame, size: s.labelFontSize, align: 0)
+                wrapped(c, f.note, in: frame, size: s.labelFontSize)
             }
             button(c, "Clear", f.clearFrame, enabled: true, primary: false, size: s.labelFontSize, scale: k)
         }
@@ -150,6 +150,24 @@ public enum KioskPainter {
         let g = primary && enabled ? 1.0 : enabled ? 0.15 : 0.68
         c.setSourceRGB(g, g, g)
         text(c, label, in: f, size: size, align: 0.5)
+    }
+
+    /// Up to two lines from the top of `r` (a reason in words may be long), broken between words.
+    private static func wrapped(_ c: CairoContext, _ s: String, in r: Rect, size: Double) {
+        c.setFontSize(size)
+        let words = s.split(separator: " ").map(String.init)
+        var first = ""
+        for (i, w) in words.enumerated() {
+            let next = first.isEmpty ? w : first + " " + w
+            if c.textExtents(next).xAdvance > r.width, !first.isEmpty {
+                let lineH = size * 1.35
+                text(c, first, in: Rect(x: r.x, y: r.y, width: r.width, height: lineH), size: size, align: 0)
+                text(c, words[i...].joined(separator: " "), in: Rect(x: r.x, y: r.y + lineH, width: r.width, height: lineH), size: size, align: 0)
+                return
+            }
+            first = next
+        }
+        text(c, s, in: Rect(x: r.x, y: r.y, width: r.width, height: size * 1.35), size: size, align: 0)
     }
 
     /// One line in `r`, vertically centred; `align` 0 left, 0.5 centred. Too long a line is cut

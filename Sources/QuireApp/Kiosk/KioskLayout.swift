@@ -96,7 +96,8 @@ struct KioskLayout: Equatable {
             let clear = Rect(x: columnX + columnWidth - clearW, y: y, width: clearW, height: clearH)
             let textW = max(1, clear.x - columnX - 8 * scale)
             let value = Rect(x: columnX, y: y, width: textW, height: line)
-            let error = Rect(x: columnX, y: y + line, width: textW, height: (labelFontSize * 1.4).rounded())
+            // Two lines: a reason in words may need them.
+            let error = Rect(x: columnX, y: y + line, width: textW, height: (labelFontSize * 2.7).rounded())
             below = max(error.maxY, clear.maxY) + 4 * scale
             out.append(Field(box: box, label: label, value: value, error: error, clear: clear))
         }

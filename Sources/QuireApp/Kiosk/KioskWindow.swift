@@ -145,7 +145,7 @@ public final class KioskWindow {
         }
         if chromeDirty {
             chromeDirty = false
-            KioskPainter.draw(scene(), on: chrome.surface)
+            KioskPainter.draw(controller.scene(layout), on: chrome.surface)
             if let p = popup { p.menu.draw(on: popupWindow.surface, theme: views[p.field].renderer.theme) }
         }
         if canvasesShown { for v in views { v.present() } }
@@ -166,40 +166,6 @@ public final class KioskWindow {
         return .object(["fields": .array(fields), "submit": Tracer.rect(layout.submit), "clearAll": Tracer.rect(layout.clearAll),
                         "pixelsPerMillimetre": .number(layout.pixelsPerMillimetre)])
     }
-
-    /// What the chrome shows now.
-    private func scene() -> KioskScene {
-        var fields: [KioskFieldPaint] = []
-        for (f, l) in zip(form.spec.fields, layout.fields) {
-            let st = controller.states[f.id] ?? .init(status: .reading)
-            var status = KioskFieldPaint.Status.empty, note = ""
-            switch st.status {
-            case .empty(let required): status = required ? .required : .empty; note = required ? "Required" : "Optional"
-            case .reading: status = .reading; note = "Reading\u{2026}"
-            case .valid: status = .valid; note = st.alternatives.count > 1 ? "Tap it for other readings" : ""
-            case .invalid(let why): status = .invalid; note = Self.sentence(why)
-            }
-            fields.append(KioskFieldPaint(label: f.label + (f.required ? " *" : ""), labelFrame: l.label, box: l.box, value: st.text,
-                                          valueFrame: l.value, note: note, noteFrame: l.error, clearFrame: l.clear, status: status))
-        }
-        var statusText = controller.message ?? "", urgent = controller.message != nil && controller.message!.hasPrefix("Not submitted")
-        if let n = controller.countdown {
-            statusText = "No input for a while: this form is cleared in \(n) s. Touch the screen to keep it."
-            urgent = true
-        }
-        var thanks: [String]?
-        if case .thanks(let id, _) = controller.screen {
-            thanks = ["Thank you!", "Your form was received (reference \(id.uuidString.prefix(8).lowercased())).", "The form is ready for the next person in a moment."]
-        }
-        return KioskScene(width: Double(size.width), height: Double(size.height), scale: scale, title: form.spec.title,
-                          titleFrame: layout.title, fields: fields, clearAllFrame: layout.clearAll, submitFrame: layout.submit,
-                          submitEnabled: controller.canSubmit, statusFrame: layout.status, statusText: statusText,
-                          statusUrgent: urgent, labelFontSize: layout.labelFontSize, valueFontSize: layout.valueFontSize,
-                          buttonFontSize: layout.buttonFontSize, thanks: thanks)
-    }
-
-    /// A reason as a person reads it: capitalised.
-    static func sentence(_ s: String) -> String { s.prefix(1).uppercased() + s.dropFirst() }
 
     // MARK: events
 
