@@ -76,6 +76,7 @@ let package = Package(
         .testTarget(name: "QuireFormsTests", dependencies: ["QuireForms", "QuireApp", "Quire", "InkModel", "QuireTestSupport", "quire"],
                     exclude: ["Fixtures"], swiftSettings: strict),
         // X11 harness (Xvfb / Xorg+inputtest), window tests of `quire edit`, install test.
-        .testTarget(name: "QuireAppTests", dependencies: ["quire", "QuireApp", "InkModel", "QuireTestSupport", "CX11", "CCairo"], swiftSettings: strict),
+        .testTarget(name: "QuireAppTests", dependencies: ["quire", "QuireApp", "InkModel", "QuireTestSupport", "CX11", "CCairo"],
+                    exclude: ["Fixtures"], swiftSettings: strict),
     ]
 )
