@@ -25,6 +25,7 @@ public final class AppWindow: EditorDelegate {
     private let pointer: PointerController
     private let keyMap: KeyMap
     private let tracer = Tracer()
+    private var selectionTrace = SelectionTrace()
     private let latency = LatencyRecorder()
     private let wake: WakePipe
     private let stop = StopSignals()
@@ -156,6 +157,7 @@ public final class AppWindow: EditorDelegate {
             editor.processPendingResults()
             if bar.needsUpdate { bar.update() }
             present()
+            selectionTrace.update(editor, tracer)
             paintToolbar()
             events.flush()
             idleWork()
