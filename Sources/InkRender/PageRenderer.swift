@@ -1,4 +1,5 @@
 import Foundation
+import InkMath
 import InkModel
 
 /// What `PageRenderer.draw` includes besides the model.
@@ -122,7 +123,10 @@ public final class PageRenderer {
                 drawGuides(cr, block: b, area: area, spacing: state.guideSpacing, visible: cull, scale: scale * deviceScale)
             }
             if b.kind == .image, !b.box.isEmpty, b.box.intersects(cull) { drawImage(cr, block: b, part: part) }
-            if !options.skipText { drawText(cr, block: b, spacing: state.guideSpacing) }
+            if !options.skipText {
+                drawText(cr, block: b, spacing: state.guideSpacing)
+                if b.properties[TypesetMath.propertyKey] != nil { MathPainter(theme: theme, metrics: fontMetrics).draw(cr, block: b) }
+            }
             drawDecorations(cr, block: b, scale: scale * deviceScale)
             if options.fastInk { cr.setAntialias(.fast) }
             drawStrokes(cr, strokes(part, inBlock: b.id), cull: cull, pressure: state.pressure, scale: scale * deviceScale, minWidth: minInk)
@@ -463,10 +467,12 @@ public final class PageRenderer {
         cr.save()
         cr.selectFont(theme.debugFont)
         cr.setFontSize(theme.debugFont.size)
+        var labels: [(text: String, anchor: Rect, width: Double)] = []
         for b in part.blocksInTreeOrder() {
             if let only, !only.contains(b.id) { continue }
             cr.save()
-            if dragged.contains(b.id) { cr.translate(state.dragOffset.x, state.dragOffset.y) }
+            let offset = dragged.contains(b.id) ? state.dragOffset : Point(x: 0, y: 0)
+            cr.translate(offset.x, offset.y)
             if !b.box.isEmpty {
                 cr.setSource(theme.debugBlockColor)
                 cr.setLineWidth(px)
@@ -494,12 +500,28 @@ public final class PageRenderer {
                 var label = w.chosenLabel
                 let others = w.candidates.map(\.label).filter { $0 != w.chosenLabel }.prefix(4)
                 if !others.isEmpty { label += "  [" + others.joined(separator: " | ") + "]" }
-                cr.setSource(theme.debugLabelColor)
                 // Above the word and clear of a "surround" decoration.
-                cr.moveTo(w.box.x, w.box.y - 2)
-                cr.showText(label)
+                labels.append((label, w.box.offsetBy(dx: offset.x, dy: offset.y).insetBy(dx: 0, dy: -1), cr.textExtents(label).xAdvance))
             }
             cr.restore()
+        }
+        // The labels of neighbouring words (with their candidates, often wider than the word)
+        // would overprint each other: each is placed clear of those before it.
+        let fe = cr.fontExtents()
+        let h = fe.ascent + fe.descent
+        let frames = DebugLabelLayout.place(anchors: labels.map(\.anchor), sizes: labels.map { ($0.width, h) }, gap: 0.4)
+        for (l, f) in zip(labels, frames) {
+            if f.maxY < l.anchor.y - 0.5 {
+                // Moved up: a thin line leads back to its word.
+                cr.setSource(theme.debugLabelColor, alphaScale: 0.5)
+                cr.setLineWidth(px)
+                cr.moveTo(f.x + 0.5, f.maxY)
+                cr.lineTo(l.anchor.x + 0.5, l.anchor.y)
+                cr.stroke()
+            }
+            cr.setSource(theme.debugLabelColor)
+            cr.moveTo(f.x, f.y + fe.ascent)
+            cr.showText(l.text)
         }
         cr.restore()
     }

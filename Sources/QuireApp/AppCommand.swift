@@ -16,6 +16,8 @@ enum AppCommand: Equatable, Sendable {
     case convertWord(WordRef)
     /// Adds an empty Text block below the content and selects it.
     case addTextBlock
+    /// Adds an empty Math block below the content and selects it: writing in it reads math.
+    case addMathBlock
     /// Asks for an image file's path (typed in the toolbar) to insert.
     case insertImage
     case save
@@ -42,6 +44,8 @@ enum AppCommand: Equatable, Sendable {
     case selectCandidate(WordRef, Int)
     case zoomIn, zoomOut
     case toggleFullscreen
+    /// Shows or hides the recognition debug overlay and the inspector panel (F12).
+    case toggleInspector
     /// Saves and closes the window.
     case quit
     /// Clears the selection and the selected word.
@@ -50,6 +54,10 @@ enum AppCommand: Equatable, Sendable {
     case contextMenu(at: Point?)
     /// Types text into the selected Text block (or a new one); "\u{8}" deletes backwards.
     case typeText(String)
+    /// The notebook's pages (`QuireApp/Notebook/`).
+    case page(PageCommand)
+    /// New, Open, Save As, exports (`QuireApp/Notebook/`).
+    case file(FileCommand)
 }
 
 extension ToolbarCommand {
@@ -65,9 +73,14 @@ extension ToolbarCommand {
         case .clear: .clear
         case .convert: .convert
         case .text: .addTextBlock
+        case .math: .addMathBlock
         case .image: .insertImage
         case .save: .save
         case .pens: .pens(at: nil)
+        case .file: .file(.menu)
+        case .previousPage: .page(.previous)
+        case .pages: .page(.toggleStrip)
+        case .nextPage: .page(.next)
         }
     }
 }
@@ -104,7 +117,9 @@ struct KeyMap: Sendable {
                 switch c.lowercased() {
                 case "z": return k.shift ? .redo : .undo
                 case "y": return .redo
-                case "s": return .save
+                case "s": return kiosk ? .save : k.shift ? .file(.saveAs(nil)) : .save
+                case "n": return kiosk ? nil : .file(.new)
+                case "o": return kiosk ? nil : .file(.open(nil))
                 case "c": return .copy
                 case "x": return .cut
                 case "v": return .paste(at: nil)
@@ -121,6 +136,9 @@ struct KeyMap: Sendable {
         }
         switch k.key {
         case .f11: return kiosk ? nil : .toggleFullscreen
+        case .f12: return kiosk ? nil : .toggleInspector
+        case .pageUp: return .page(.previous)
+        case .pageDown: return .page(.next)
         case .delete: return .removeBlock(nil)
         case .escape: return .clearSelection
         case .backspace: return .typeText("\u{8}")

@@ -16,11 +16,15 @@ public final class AppWindow: EditorDelegate {
     private let canvasWindow: XChildWindow
     private let barWindow: XChildWindow
     private let popupWindow: XChildWindow
+    private let panelWindow: XChildWindow
     private let clipboard: XClipboard
     private let events: XEventSource
     private let toolbar: ToolbarController
     private let bar: CandidateBarController
     private let popup: PopupController
+    private let inspector: InspectorPanelController
+    /// The page strip, the file chooser, page and file commands.
+    private let notebook: NotebookWindow
     private let dispatcher: CommandDispatcher
     private let pointer: PointerController
     private let keyMap: KeyMap
@@ -89,6 +93,9 @@ public final class AppWindow: EditorDelegate {
         canvasWindow = try top.createChild(frame: Rect(x: 0, y: tb, width: w, height: max(1, h - tb)), keepContent: true, structureEvents: true)
         barWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
         popupWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
+        panelWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
+        let stripWindow = try top.createChild(frame: Rect(x: 0, y: tb, width: 1, height: 1))
+        let chooserWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
         clipboard = display.makeClipboard(window: top)
         events = display.makeEventSource(top: top, clipboard: clipboard)
         events.overrides = DeviceClassifier.overrides(conf[.inputDevices])
@@ -97,10 +104,15 @@ public final class AppWindow: EditorDelegate {
         toolbar.showQuietly((warnings + [options.openingNote, session.openingNote]).filter { !$0.isEmpty }.joined(separator: " "), seconds: 8)
         bar = CandidateBarController(view: view, window: barWindow, tracer: tracer)
         popup = PopupController(view: view, window: popupWindow, tracer: tracer)
+        inspector = InspectorPanelController(view: view, window: panelWindow, tracer: tracer)
         dispatcher = CommandDispatcher(view: view, session: session, clipboard: clipboard, scale: scale)
+        notebook = NotebookWindow(view: view, session: session, stripWindow: stripWindow, chooserWindow: chooserWindow, scale: scale)
         pointer = PointerController(view: view, dispatcher: dispatcher, bar: bar, popup: popup, latency: latency)
         try view.attach(canvas: canvasWindow, highlight: canvasWindow.makeOverlaySurface(), width: size.width, height: Int(max(1, h - tb)))
         if let r = replay { try r.player.prepare(editor, part: session.part) } else { try editor.setPart(session.part) }
+        if replay == nil { session.recent = RecentFiles(path: XDG.stateDir + "/recent-files") }
+        try session.attach(editor)
+        notebook.layout(top: tb, width: w, height: h - tb)
         // A replay records only when asked on its command line (`app.record` names the file it may be playing).
         // `--record` that cannot write is an error; `app.record` (a kiosk's standing setting) only warns.
         if let path = options.record ?? (conf[.appRecord].isEmpty || replay != nil ? nil : conf[.appRecord]) {
@@ -114,9 +126,16 @@ public final class AppWindow: EditorDelegate {
 
         editor.addDelegate(self)
         dispatcher.host = self
+        dispatcher.notebook = notebook.controller
+        notebook.controller.host = self
+        notebook.controller.importer = options.importer
+        notebook.perform = { [unowned self] in dispatcher.perform($0) }
+        view.router.onSwipe = { [unowned self] in dispatcher.perform(.page($0 > 0 ? .next : .previous)) }
+        top.setTitle(notebook.controller.title)
         popup.host = self
         popup.perform = { [unowned self] in dispatcher.perform($0) }
         bar.keepAbove = { [unowned self] in popup.raise() }
+        inspector.followedBlockId = { [unowned self] in bar.activeBlockId }
         let events = events
         tracer.sync = { events.sync() }
         pointer.flush = { events.flush() }
@@ -156,9 +175,11 @@ public final class AppWindow: EditorDelegate {
             }
             editor.processPendingResults()
             if bar.needsUpdate { bar.update() }
+            if inspector.needsUpdate, !editor.hasActivePointers { inspector.update() }
             present()
             selectionTrace.update(editor, tracer)
             paintToolbar()
+            notebook.paint()
             events.flush()
             idleWork()
             let waiting = session.hasUnsavedChanges || clipboard.hasPendingRequest || toolbar.hasTimedMessage || bar.isShowingChange
@@ -214,7 +235,12 @@ public final class AppWindow: EditorDelegate {
     }
 
     private func paintToolbar(force: Bool = false) {
-        toolbar.paint(width: size.width, scale: scale, tool: dispatcher.currentTool, canUndo: editor.canUndo,
+        let nb = session.notebook
+        toolbar.latched = notebook.strip.visible ? [.pages] : []
+        toolbar.disabled = Set([nb.map { $0.currentIndex == 0 } == true ? ToolbarCommand.previousPage : nil,
+                                nb.map { $0.currentIndex + 1 >= $0.pageCount } == true ? .nextPage : nil].compactMap { $0 })
+        toolbar.paint(width: size.width, scale: scale, tool: dispatcher.currentTool,
+                      canUndo: editor.canUndo || session.notebook?.canRestoreDeletedPage == true,
                       canRedo: editor.canRedo, theme: view.renderer.theme, force: force)
     }
 
@@ -234,6 +260,10 @@ public final class AppWindow: EditorDelegate {
                 bar.repaint()
             } else if last, window == popupWindow.id {
                 popup.repaint()
+            } else if last, window == panelWindow.id {
+                inspector.repaint()
+            } else if last, notebook.owns(window) {
+                notebook.expose(window)
             }
         case .mapped(let window):
             if window == top.id {
@@ -262,14 +292,23 @@ public final class AppWindow: EditorDelegate {
         size = (max(1, w), max(1, h))
         let tb = Double(toolbar.layout.height)
         toolbarWindow.setFrame(Rect(x: 0, y: 0, width: Double(size.width), height: tb))
-        try? view.setFrame(Rect(x: 0, y: tb, width: Double(size.width), height: max(1, Double(size.height) - tb)))
+        layoutCanvas()
         popup.close()
         bar.dirty = true
+        inspector.dirty = true
         paintToolbar(force: true)
+    }
+
+    /// The canvas takes the width the page strip leaves.
+    private func layoutCanvas() {
+        let tb = Double(toolbar.layout.height), h = max(1, Double(size.height) - tb)
+        try? view.setFrame(Rect(x: 0, y: tb, width: max(1, Double(size.width) - notebook.stripWidth), height: h))
+        notebook.layout(top: tb, width: Double(size.width), height: h)
     }
 
     private func handleKey(_ k: KeyInput) {
         if keyMap.isExitChord(k) { finish(save: true); return }
+        if notebook.handleKey(k) { return }
         if popup.isOpen { popup.handleKey(k); return }
         let command = keyMap.command(for: k)
         if case .contextMenu = command { dispatcher.perform(.contextMenu(at: nil)); return }
@@ -284,6 +323,11 @@ public final class AppWindow: EditorDelegate {
         dispatcher.lastServerTime = e.serverTime
         pointer.note(e)
         let button1 = e.isTouch || e.detail == 1
+        if notebook.owns(e.window) {
+            if e.isPress { popup.close() }
+            notebook.handlePointer(e)
+            return
+        }
         if e.window == barWindow.id || e.window == popupWindow.id {
             guard button1, e.isPress || e.isRelease else { return }
             if e.window == barWindow.id {
@@ -323,6 +367,7 @@ public final class AppWindow: EditorDelegate {
     public func contentChanged(_ editor: Editor, blockIds: [String]) {
         session.contentChanged()
         bar.dirty = true
+        inspector.dirty = true
     }
 
     public func gestureApplied(_ editor: Editor, gesture: Gesture) {
@@ -346,8 +391,37 @@ extension AppWindow: CommandHost {
     func quit() { finish(save: true) }
     func openContextMenu(at p: Point) { popup.openContextMenu(at: p) }
     func openCandidates(_ ref: WordRef, at p: Point) { popup.openCandidates(ref, at: p) }
-    func overlaysChanged() { bar.dirty = true }
+    func overlaysChanged() { bar.dirty = true; inspector.dirty = true }
     func openPens(at p: Point) { popup.openPens(tool: dispatcher.currentTool, at: p) }
+    func toggleInspector() { inspector.toggle() }
+}
+
+extension AppWindow: NotebookHost {
+    func notebookChanged() {
+        popup.close()
+        view.wordHighlight = nil
+        bar.dirty = true
+        top.setTitle(notebook.controller.title)
+        if let n = session.notebook { notebook.strip.follow(n.currentIndex, pages: n.pageCount) }
+        notebook.paint(force: true)
+        paintToolbar(force: true)
+    }
+
+    func openMenu(title: String, items: [OverlayMenu.Item], at p: Point?) {
+        popup.openMenu(title: title, items: items, at: p ?? Point(x: Double(view.size.width) - 1, y: 0))
+    }
+
+    func openFileChooser(_ mode: FileChooserMode) {
+        popup.close()
+        view.router.cancelAll()
+        notebook.openChooser(mode, recent: session.recent?.files ?? [])
+    }
+
+    func toggleStrip() {
+        notebook.strip.setVisible(!notebook.strip.visible)
+        layoutCanvas()
+        notebook.paint(force: true)
+    }
 }
 
 /// The desktop app's entry point.

@@ -18,6 +18,8 @@ protocol CommandHost: AnyObject {
     /// Starts asking for an image file's path.
     func promptForImage()
     func toggleFullscreen()
+    /// Shows or hides the debug overlay and the inspector panel.
+    func toggleInspector()
     /// Saves and leaves the event loop.
     func quit()
     func openContextMenu(at p: Point)
@@ -39,6 +41,8 @@ final class CommandDispatcher {
     let session: DocumentSession
     let clipboard: ClipboardTransport
     weak var host: CommandHost?
+    /// Page and file commands (`QuireApp/Notebook/`); nil where there is no notebook (a replay).
+    var notebook: NotebookController?
     /// UI scale (1 at 96 dpi): copied images are rendered at 96 × scale dpi.
     let scale: Double
     /// The pen's tool, as the toolbar shows it.
@@ -69,7 +73,9 @@ final class CommandDispatcher {
     private func run(_ command: AppCommand) {
         switch command {
         case .tool(let t): setTool(t)
-        case .undo: view.router.cancelAll(); editor.undo()
+        case .undo:
+            view.router.cancelAll()
+            if notebook?.restoreInsteadOfUndo() != true { editor.undo() }
         case .redo: view.router.cancelAll(); editor.redo()
         case .clear: view.router.cancelAll(); editor.clear()
         case .convert:
@@ -89,6 +95,9 @@ final class CommandDispatcher {
         case .addTextBlock:
             view.router.cancelAll()
             addTextBlock()
+        case .addMathBlock:
+            view.router.cancelAll()
+            addMathBlock()
         case .insertImage:
             view.router.cancelAll()
             host?.promptForImage()
@@ -117,6 +126,7 @@ final class CommandDispatcher {
         case .zoomIn: editor.zoom(by: 1.25, at: view.center)
         case .zoomOut: editor.zoom(by: 0.8, at: view.center)
         case .toggleFullscreen: host?.toggleFullscreen()
+        case .toggleInspector: host?.toggleInspector()
         case .quit: host?.quit()
         case .clearSelection:
             editor.setSelection([])
@@ -124,6 +134,8 @@ final class CommandDispatcher {
             host?.overlaysChanged()
         case .contextMenu(let p): host?.openContextMenu(at: p ?? lastPoint)
         case .typeText(let text): type(text)
+        case .page(let c): notebook?.perform(c)
+        case .file(let c): notebook?.perform(c)
         }
     }
 
@@ -211,6 +223,17 @@ final class CommandDispatcher {
         } catch { show("Cannot add a text block: \(Self.message(error))") }
     }
 
+    private func addMathBlock() {
+        do {
+            // An empty Math block below everything, a line tall and the page wide: write in it.
+            let bottom = editor.rootBlock?.children.map(\.box.maxY).max() ?? 0
+            let at = editor.viewTransform.apply(Point(x: 5, y: bottom + 6))
+            let b = try editor.addBlock(at: at, type: BlockType.math.rawValue)
+            editor.setSelection([b.id])
+            show("Write math in the new block; = at the end shows the result.")
+        } catch { show("Cannot add a math block: \(Self.message(error))") }
+    }
+
     private func type(_ text: String) {
         guard editor.part?.kind == .textDocument else { return }
         guard text != "\u{8}" || selectedBlock() != nil else { return }
@@ -244,6 +267,8 @@ final class CommandDispatcher {
                 offers["UTF8_STRING"] = Data(text.utf8)
                 offers["text/plain;charset=utf-8"] = Data(text.utf8)
             }
+            // Math as LaTeX and MathML text, for editors and office programs that take them.
+            for (type, data) in editor.mathClipboardOffers(b) { offers[type] = data }
             if let png = try? editor.exportImageData(b, mimeType: .png, dpi: 96 * scale) { offers["image/png"] = png }
             if clipboard.own(offers, time: lastServerTime) { show("Copied.", seconds: 2) } else { show("Could not take the clipboard.") }
         } catch { show("Cannot copy: \(Self.message(error))") }

@@ -92,6 +92,12 @@ final class PopupController {
         show(OverlayMenu(items: items, highlighted: nil, scale: view.scale, title: "Candidates"), kind: "candidates", at: p)
     }
 
+    /// A menu of commands (the File menu, a new page's kind) at a canvas point.
+    func openMenu(title: String, items: [OverlayMenu.Item], at p: Point) {
+        host?.overlaysChanged()
+        show(OverlayMenu(items: items, highlighted: nil, scale: view.scale, title: title), kind: "menu", at: p)
+    }
+
     private func show(_ menu: OverlayMenu, kind: String, at p: Point) {
         close()
         let viewW = Double(view.size.width), viewH = Double(view.size.height)

@@ -20,6 +20,7 @@ extension AppCommand {
         case .convertBlock(let id): return named("convertBlock", ["block": .string(id)])
         case .convertWord(let ref): return named("convertWord", word(ref))
         case .addTextBlock: return named("addTextBlock")
+        case .addMathBlock: return named("addMathBlock")
         case .copy: return named("copy")
         case .paste(let p):
             let at = p ?? lastPoint
@@ -38,7 +39,7 @@ extension AppCommand {
             if let color { o["color"] = .string(color) }
             if let width { o["width"] = .number(Double(width)) }
             return named("penStyle", o)
-        case .insertImage, .save, .exportBlock, .showCandidates, .toggleFullscreen, .quit, .contextMenu, .pens:
+        case .insertImage, .save, .exportBlock, .showCandidates, .toggleFullscreen, .toggleInspector, .quit, .contextMenu, .pens, .page, .file:
             return nil
         }
     }
@@ -72,6 +73,7 @@ extension AppCommand {
         case "convertBlock": self = .convertBlock(try string("block"))
         case "convertWord": self = .convertWord(try word())
         case "addTextBlock": self = .addTextBlock
+        case "addMathBlock": self = .addMathBlock
         case "copy": self = .copy
         case "cut": self = .cut
         case "convertSelection": self = .convertSelection

@@ -22,6 +22,9 @@ public struct AppOptions: Sendable {
     public var display: String?
     /// Shown in the toolbar when the window opens (e.g. what `quire edit` imported).
     public var openingNote = ""
+    /// Imports another program's ink file into a new package beside it, for File > Open:
+    /// (the package's path, a note), or nil when the file is to be opened as a package.
+    public var importer: (@Sendable (String) throws -> (path: String, note: String)?)?
     public init() {}
 }
 

@@ -3,7 +3,7 @@ import Quire
 
 /// The toolbar's commands.
 public enum ToolbarCommand: String, CaseIterable, Sendable {
-    case pen, highlighter, eraser, selector, pens, undo, redo, clear, convert, text, image, save
+    case file, pen, highlighter, eraser, selector, pens, undo, redo, clear, convert, text, math, image, save, previousPage, pages, nextPage
 
     var label: String {
         switch self {
@@ -17,8 +17,13 @@ public enum ToolbarCommand: String, CaseIterable, Sendable {
         case .clear: "Clear"
         case .convert: "Convert"
         case .text: "Text"
+        case .math: "Math"
         case .image: "Image"
         case .save: "Save"
+        case .file: "File"
+        case .previousPage: "\u{25C0}"
+        case .pages: "Pages"
+        case .nextPage: "\u{25B6}"
         }
     }
 
@@ -41,7 +46,7 @@ public struct ToolbarLayout: Sendable {
 
     public init(kiosk: Bool, scale: Double) {
         // A kiosk has no files to pick or save: it saves on its own.
-        commands = ToolbarCommand.allCases.filter { !kiosk || ($0 != .image && $0 != .save) }
+        commands = ToolbarCommand.allCases.filter { !kiosk || ($0 != .image && $0 != .save && $0 != .file) }
         self.scale = scale
     }
 
@@ -55,7 +60,7 @@ public struct ToolbarLayout: Sendable {
         for c in commands {
             let w = max(44 * scale, ChromePainter.labelWidth(c.label, scale: scale) + 20 * scale)
             out.append((c, Rect(x: x, y: 5 * scale, width: w, height: Double(height) - 10 * scale)))
-            x += w + (c == .pens || c == .clear ? 14 : 5) * scale
+            x += w + (c == .file || c == .pens || c == .clear || c == .save ? 14 : 5) * scale
         }
         return out
     }
@@ -136,13 +141,18 @@ final class ToolbarController {
     }
 
     /// Repaints when what the toolbar shows changed (or always with `force`).
+    /// Buttons drawn held down (Pages while the page strip shows) and greyed out (◀ on the first page).
+    var latched: Set<ToolbarCommand> = []
+    var disabled: Set<ToolbarCommand> = []
+
     func paint(width: Int, scale: Double, tool: Tool, canUndo: Bool, canRedo: Bool, theme: Theme, force: Bool = false) {
-        let sig = "\(tool)|\(canUndo)|\(canRedo)|\(message)|\(prompt ?? "-")|\(pressed?.rawValue ?? "")|\(width)"
+        let sig = "\(tool)|\(canUndo)|\(canRedo)|\(message)|\(prompt ?? "-")|\(pressed?.rawValue ?? "")|\(width)|"
+            + "\(latched.map(\.rawValue).sorted())|\(disabled.map(\.rawValue).sorted())"
         guard force || sig != signature else { return }
         signature = sig
         let buttons = layout.frames().map { c, f in
-            ChromeButton(id: c.rawValue, label: c.label, frame: f, active: c.tool == tool || c == pressed,
-                         enabled: c == .undo ? canUndo : c == .redo ? canRedo : true)
+            ChromeButton(id: c.rawValue, label: c.label, frame: f, active: c.tool == tool || c == pressed || latched.contains(c),
+                         enabled: c == .undo ? canUndo : c == .redo ? canRedo : !disabled.contains(c))
         }
         let text = prompt.map { "Image file: \($0)_  (Enter to insert, Esc to cancel)" } ?? message
         ChromePainter.drawToolbar(on: window.surface, width: width, height: layout.height, scale: scale, buttons: buttons,

@@ -16,8 +16,9 @@ struct InspectCommand: ParsableCommand {
         samples: CER and accuracy per category (as `quire eval` counts them), confusions, the worst errors as a gallery. \
         --compare reads the same ink again with other settings, side by side.
         """)
-    @Argument(help: "A package (.iink), a session recorded with `quire edit --record`, an .inkml/.xopp file, or a JSON-lines handwriting file (.jsonl, .jsonl.gz).")
-    var input: String
+    @Argument(help: "A package (.iink), a session recorded with `quire edit --record`, an .inkml/.xopp file, or JSON-lines handwriting files (.jsonl, .jsonl.gz; several are read as one set, each thinned by --limit as `quire eval` does).")
+    var inputs: [String]
+    var input: String { inputs[0] }
     @Option(help: "The HTML file to write.") var html: String?
     @Option(help: "Part index of a package (default: its first Text Document, else its first part).") var part: Int?
     @Option(help: "JSON-lines samples: at most this many samples per category, evenly spread over the file (as `quire eval --limit`).")
@@ -35,10 +36,12 @@ struct InspectCommand: ParsableCommand {
             guard let html else {
                 throw QuireError(.invalidArgument, "give --html OUT.html: the report is written to a file")
             }
+            guard !inputs.isEmpty else { throw QuireError(.invalidArgument, "give the ink to inspect") }
             let base = flags.readingSettings
             let other = try compare.map { try base.applying($0) }
             let report: String
             if SessionRecorder.isSession(path: input) || input.lowercased().hasSuffix(".iink") || Self.isOtherInk(input) {
+                guard inputs.count == 1 else { throw QuireError(.invalidArgument, "give one package, session or ink file (several files only of JSON-lines samples)") }
                 report = try editorReport(base: base, compare: other)
             } else {
                 report = try samplesReport(base: base, compare: other)
@@ -99,12 +102,19 @@ struct InspectCommand: ParsableCommand {
                                         configuration: Self.describe(other, r, compare.decoderOptions(c), compare),
                                         detail: compare.differences(from: base).joined(separator: ", "))
         }
-        let groups = SampleEvaluation.select(try SampleEvaluation.read(input, validationOnly: validationOnly), limit: limit)
-        guard !groups.isEmpty else { throw QuireError(.importError, "\(input): no labelled sample of a known category to read") }
+        // Each file thinned on its own, then the categories joined: `quire eval`'s "all files" rows.
+        var byCategory: [String: [LabeledSample]] = [:]
+        for path in inputs {
+            for (cat, list) in SampleEvaluation.select(try SampleEvaluation.read(path, validationOnly: validationOnly), limit: limit) {
+                byCategory[cat, default: []] += list
+            }
+        }
+        let groups = SampleEvaluation.categories.compactMap { c in byCategory[c].map { (category: c, samples: $0) } }
+        guard !groups.isEmpty else { throw QuireError(.importError, "\(inputs.joined(separator: ", ")): no labelled sample of a known category to read") }
         var limits = InspectorSamples.Limits()
         limits.gallery = gallery
         limits.detail = min(detail, gallery)
-        return InspectorSamples.html(groups: groups, title: URL(fileURLWithPath: input).lastPathComponent, a: a, b: b, limits: limits)
+        return InspectorSamples.html(groups: groups, title: inputs.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: ", "), a: a, b: b, limits: limits)
     }
 
     /// The configuration in force for samples, as the report lists it.

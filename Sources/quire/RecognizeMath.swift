@@ -75,12 +75,14 @@ enum RecognizeMath {
             let o = MathEvaluation.run(s, recognizer: recognizer)
             ok += o.exact ? 1 : 0
             if json {
+                let nodes = o.expressions.map(\.node)
+                // The solver's result: of the last line that asks for one (`=` at the end, `?`).
+                let value = MathSolver.solve(lines: nodes).last { $0.result != nil }?.result?.plainText
                 print(try JSONValue.object([
                     "id": .string(s.id), "latex": .string(o.latex),
-                    "mathml": o.expressions.isEmpty ? .null : .string(o.expressions.map(\.node.mathML).joined(separator: "\n")),
-                    "text": o.expressions.isEmpty ? .null : .string(o.expressions.map(\.node.plainText).joined(separator: "\n")),
-                    // The solver's value: null until the solver lands.
-                    "value": .null,
+                    "mathml": nodes.isEmpty ? .null : .string(MathNode.mathML(lines: nodes)),
+                    "text": nodes.isEmpty ? .null : .string(nodes.map(\.plainText).joined(separator: "\n")),
+                    "value": value.map(JSONValue.string) ?? .null,
                     "candidates": .array(o.candidates.map(JSONValue.string)), "ms": .number((o.ms * 100).rounded() / 100),
                 ]).serialized())
             } else {

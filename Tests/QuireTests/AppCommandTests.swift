@@ -25,6 +25,7 @@ import Testing
         #expect(map.command(for: key(.character("x"), ctrl: true)) == .cut)
         #expect(map.command(for: key(.escape, ctrl: true)) == nil)
         #expect(map.command(for: key(.f11)) == .toggleFullscreen)
+        #expect(map.command(for: key(.f12)) == .toggleInspector)
         #expect(map.command(for: key(.delete)) == .removeBlock(nil))
         #expect(map.command(for: key(.escape)) == .clearSelection)
         #expect(map.command(for: key(.menu)) == .contextMenu(at: nil))
@@ -48,6 +49,7 @@ import Testing
         let map = KeyMap(kiosk: true, exitChord: "Ctrl+Alt+Shift+Q")
         #expect(map.command(for: key(.character("q"), ctrl: true)) == nil)
         #expect(map.command(for: key(.f11)) == nil)
+        #expect(map.command(for: key(.f12)) == nil, "a kiosk shows no debugging")
         #expect(map.isExitChord(key(.character("Q"), ctrl: true, shift: true, alt: true, name: "q")))
         #expect(!map.isExitChord(key(.character("q"), ctrl: true, alt: true, name: "q")))
         #expect(!KeyMap(kiosk: false).isExitChord(key(.character("Q"), ctrl: true, shift: true, alt: true, name: "q")))
@@ -58,7 +60,7 @@ import Testing
         #expect(XKeys.key(0xff0d) == .enter && XKeys.key(0xff8d) == .enter)
         #expect(XKeys.key(0xff52) == .up && XKeys.key(0xff97) == .up)
         #expect(XKeys.key(0xff54) == .down && XKeys.key(0xff99) == .down)
-        #expect(XKeys.key(0xff09) == .tab && XKeys.key(0xff67) == .menu && XKeys.key(0xffc8) == .f11)
+        #expect(XKeys.key(0xff09) == .tab && XKeys.key(0xff67) == .menu && XKeys.key(0xffc8) == .f11 && XKeys.key(0xffc9) == .f12)
         #expect(XKeys.key(0xff08) == .backspace && XKeys.key(0xffff) == .delete)
         #expect(XKeys.key(0xffab) == .keypadPlus && XKeys.key(0xffad) == .keypadMinus)
         #expect(XKeys.key(0x20) == .character(" ") && XKeys.key(0x5a) == .character("Z") && XKeys.key(0xe9) == .character("é"))
@@ -69,10 +71,11 @@ import Testing
     @Test func toolbarButtonsNameTheirCommands() {
         let expected: [ToolbarCommand: AppCommand] = [
             .pen: .tool(.pen), .highlighter: .tool(.highlighter), .eraser: .tool(.eraser), .selector: .tool(.selector), .pens: .pens(at: nil),
-            .undo: .undo, .redo: .redo, .clear: .clear, .convert: .convert, .text: .addTextBlock, .image: .insertImage, .save: .save,
+            .undo: .undo, .redo: .redo, .clear: .clear, .convert: .convert, .text: .addTextBlock, .math: .addMathBlock, .image: .insertImage, .save: .save,
+            .file: .file(.menu), .previousPage: .page(.previous), .pages: .page(.toggleStrip), .nextPage: .page(.next),
         ]
         for c in ToolbarCommand.allCases { #expect(c.command == expected[c], "\(c)") }
-        #expect(ToolbarLayout(kiosk: true, scale: 1).commands == ToolbarCommand.allCases.filter { $0 != .image && $0 != .save })
+        #expect(ToolbarLayout(kiosk: true, scale: 1).commands == ToolbarCommand.allCases.filter { $0 != .image && $0 != .save && $0 != .file })
         let bar = ToolbarController(layout: ToolbarLayout(kiosk: false, scale: 1), window: TestWindow())
         let frames = bar.layout.frames()
         let undo = frames.first { $0.0 == .undo }!.1, redo = frames.first { $0.0 == .redo }!.1
@@ -140,6 +143,9 @@ import Testing
         #expect(s.editor.rootBlock?.children.isEmpty ?? true)
         s.dispatcher.perform(.addTextBlock)
         #expect(s.editor.selection.count == 1 && s.host.messages.last == "Type to add text to the new block.")
+        s.dispatcher.perform(.addMathBlock)
+        let math = try #require(s.editor.selection.first.flatMap { s.editor.getBlockById($0) })
+        #expect(math.type == "Math" && s.editor.rootBlock?.children.count == 2)
     }
 
     @Test func toolsZoomDeleteAndWindowCommands() throws {
@@ -259,6 +265,7 @@ private final class RecordingHost: CommandHost {
     func show(_ text: String, seconds: TimeInterval) { messages.append(text) }
     func promptForImage() { calls.append("promptForImage") }
     func toggleFullscreen() { calls.append("toggleFullscreen") }
+    func toggleInspector() { calls.append("toggleInspector") }
     func quit() { calls.append("quit") }
     func openContextMenu(at p: Point) { calls.append("contextMenu (\(p.x), \(p.y))") }
     func openCandidates(_ ref: WordRef, at p: Point) { calls.append("candidates \(ref)") }

@@ -35,6 +35,15 @@ public struct OverlayMenuRow: Equatable, Sendable {
     }
 }
 
+/// One row of text in a side panel (the inspector's), indented by `level`.
+public struct OverlayPanelRow: Equatable, Sendable {
+    public enum Style: Sendable { case heading, normal, dim, chosen }
+    public var text: String
+    public var style: Style
+    public var level: Int
+    public init(_ text: String, style: Style = .normal, level: Int = 0) { self.text = text; self.style = style; self.level = level }
+}
+
 /// Draws the window's overlays. Every function takes the Cairo text lock (see `CairoText`).
 public enum OverlayPainter {
     /// One scratch context for measuring, made on first use (the overlays run on the X thread only).
@@ -121,6 +130,36 @@ public enum OverlayPainter {
                 c.setSourceRGB(g, g, g)
                 c.selectFont(row.current ? bold : regular)
                 show(c, row.label, in: row.frame.insetBy(dx: 8 * scale, dy: 0), size: fontSize, centered: false)
+            }
+        }
+    }
+
+    /// Paints a side panel: a light framed box with rows of text, top down, clipped at its bottom.
+    public static func drawPanel(on surface: CairoSurface, width: Double, height: Double, scale: Double,
+                                 rows: [OverlayPanelRow], fontSize: Double) {
+        draw(on: surface) { c in
+            c.rectangle(0, 0, width, height)
+            c.setSourceRGB(0.97, 0.97, 0.95)
+            c.fill()
+            c.setSourceRGB(0.6, 0.6, 0.62)
+            c.setLineWidth(max(1, scale))
+            c.rectangle(0.5, 0.5, width - 1, height - 1)
+            c.stroke()
+            var y = 6 * scale
+            for row in rows {
+                let size = row.style == .heading ? fontSize * 1.05 : fontSize * 0.92
+                let h = size * 1.35
+                guard y + h < height else { break }
+                switch row.style {
+                case .heading: c.setSourceRGB(0.1, 0.1, 0.12)
+                case .normal: c.setSourceRGB(0.15, 0.15, 0.18)
+                case .dim: c.setSourceRGB(0.45, 0.45, 0.5)
+                case .chosen: c.setSourceRGB(0.05, 0.3, 0.7)
+                }
+                c.selectFont(row.style == .heading || row.style == .chosen ? bold : regular)
+                let x = (8 + 14 * Double(row.level)) * scale
+                show(c, row.text, in: Rect(x: x, y: y, width: width - x - 6 * scale, height: h), size: size, centered: false)
+                y += h
             }
         }
     }

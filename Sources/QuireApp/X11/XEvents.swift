@@ -175,6 +175,9 @@ enum XKeys {
         case XK_BackSpace: return .backspace
         case XK_Delete: return .delete
         case XK_F11: return .f11
+        case XK_F12: return .f12
+        case XK_Page_Up, XK_KP_Page_Up: return .pageUp
+        case XK_Page_Down, XK_KP_Page_Down: return .pageDown
         case XK_KP_Add: return .keypadPlus
         case XK_KP_Subtract: return .keypadMinus
         default:

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import QuireApp
+import QuireTestSupport
+
+/// F12 in the editor window (Xvfb): the debug overlay on the page and the inspector panel at the
+/// right with the block's lines, candidates and timings; F12 again hides both.
+@Suite(.serialized)
+struct InspectorWindowTests {
+    /// The canvas once two captures in a row agree (the window has drawn what it was asked to).
+    private func settled(_ x: XClient, _ ready: ReadyLine) throws -> CairoImage {
+        var last = try x.capture(ready.canvas)
+        for _ in 0 ..< 100 {
+            usleep(100_000)
+            let next = try x.capture(ready.canvas)
+            if next.same(as: last) { return next }
+            last = next
+        }
+        return last
+    }
+
+    @Test func f12ShowsTheOverlayAndThePanelAndHidesThem() throws {
+        let tmp = TempDir()
+        let file = tmp.path("welcome.iink")
+        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Resources/samples/welcome.iink"), to: URL(fileURLWithPath: file))
+        let server = try XServer.xvfb(width: 1100, height: 800)
+        defer { server.stop() }
+        let env = ["XDG_STATE_HOME": tmp.path("state"), "XDG_CONFIG_HOME": tmp.path("config"), "XDG_DATA_HOME": tmp.path("data"), "QUIRE_TRACE": "1"]
+        let app = try QuireAppProcess.edit(file, server: server, geometry: (1000, 700), environment: env)
+        defer { app.kill() }
+        let ready = try app.waitForReady(timeout: 60)
+        let x = try XClient(server: server)
+        try x.waitUntilViewable(ready.window)
+        let before = try settled(x, ready)
+        x.focus(ready.window)
+        try x.keyChord("F12")
+        let shown = try app.waitForLine(prefix: "quire: inspector {\"open\":true,\"rows\"", timeout: 60)
+        #expect(shown.contains("Line 1: ") && shown.contains("responsibilities") && shown.contains("net ") && shown.contains("ms: layout"), "\(shown)")
+        let open = try settled(x, ready)
+        let panelX = open.width - min(380, open.width * 45 / 100)
+        // The panel: its light grey background over the right of the canvas, with dark text.
+        let panel = open.count(x: panelX + 4, y: 4, width: open.width - panelX - 8, height: 200) { r, g, b in r >= 240 && r < 252 && g >= 240 && g < 252 && b < r }
+        #expect(panel > 10_000, "panel background pixels: \(panel)")
+        #expect(open.countDark(x: panelX, y: 0, width: open.width - panelX, height: 300) > 300, "the panel's text")
+        // The overlay: the page left of the panel is drawn differently (boxes and labels).
+        var changed = 0
+        for yy in stride(from: 0, to: open.height, by: 2) {
+            for xx in stride(from: 0, to: panelX, by: 2) where open.pixel(x: xx, y: yy) != before.pixel(x: xx, y: yy) { changed += 1 }
+        }
+        #expect(changed > 500, "overlay pixels: \(changed)")
+        try x.keyChord("F12")
+        _ = try app.waitForLine(prefix: "quire: inspector {\"open\":false", timeout: 30)
+        let closed = try settled(x, ready)
+        var differ = 0
+        for yy in stride(from: 0, to: closed.height, by: 2) {
+            for xx in stride(from: 0, to: closed.width, by: 2) where closed.pixel(x: xx, y: yy) != before.pixel(x: xx, y: yy) { differ += 1 }
+        }
+        #expect(differ < 50, "F12 again restores the page: \(differ) pixels differ")
+    }
+}
+
+private extension CairoImage {
+    /// Pixel for pixel the same picture.
+    func same(as o: CairoImage) -> Bool {
+        guard width == o.width, height == o.height else { return false }
+        for y in 0 ..< height { for x in 0 ..< width where pixel(x: x, y: y) != o.pixel(x: x, y: y) { return false } }
+        return true
+    }
+}
