@@ -393,6 +393,7 @@ extension AppWindow: CommandHost {
     func openCandidates(_ ref: WordRef, at p: Point) { popup.openCandidates(ref, at: p) }
     func overlaysChanged() { bar.dirty = true; inspector.dirty = true }
     func openPens(at p: Point) { popup.openPens(tool: dispatcher.currentTool, at: p) }
+    func openColourGrid(at p: Point) { popup.openColourGrid(tool: dispatcher.currentTool, at: p) }
     func toggleInspector() { inspector.toggle() }
 }
 

@@ -217,7 +217,40 @@ struct LassoPenWindowTests {
             try pen.penStroke(points: s.map { (ox + 20 * ppmm + ($0.x - rb.x) * rk, oy + redTop + ($0.y - rb.y) * rk, 0.6) })
         }
 
-        // 8. The package: the moved words' strokes where the selection ended, the red word red,
+        // 8. More colours: the chooser's grid; a cell picked with the pen is the ink of the next
+        // word, and becomes the custom colour.
+        func popupLine(_ kind: String) throws -> [[String: Any]] {
+            let o = try next("the \(kind) popup", { (line: String) -> [String: Any]? in
+                guard line.hasPrefix("quire: popup {") else { return nil }
+                return try? JSONSerialization.jsonObject(with: Data(line.dropFirst("quire: popup ".count).utf8)) as? [String: Any]
+            }) { $0["kind"] as? String == kind }
+            return (o["items"] as? [[String: Any]]) ?? []
+        }
+        func tapItem(_ item: [String: Any]) throws {
+            let f = (item["frame"] as? [Double]) ?? [0, 0, 0, 0]
+            try tap(ox + f[0] + f[2] / 2, oy + f[1] + f[3] / 2)
+        }
+        try button("pens")
+        let palette = try popupLine("pens")
+        #expect(palette.first { $0["label"] as? String == "Red" }?["current"] as? Bool == true, "the palette marks Red as the pen's")
+        try tapItem(try #require(palette.first { ($0["label"] as? String ?? "").hasPrefix("More colours") }, "no More colours in \(palette)"))
+        let grid = try popupLine("colours")
+        #expect(grid.count == 72)
+        // Both popups open whole on the canvas, title and all, though the button is above it.
+        let titled = 28 * ready.scale - 1
+        #expect(((palette.first?["frame"] as? [Double])?[1] ?? 0) >= titled && ((grid.first?["frame"] as? [Double])?[1] ?? 0) >= titled,
+                "a popup starts above the canvas: \(String(describing: palette.first?["frame"])), \(String(describing: grid.first?["frame"]))")
+        let cell = grid[20]
+        let custom = try #require(cell["swatch"] as? String)
+        try shot("colour-grid")
+        try tapItem(cell)
+        let customWord = words[0]
+        let cb = customWord.bounds, ck = height / max(cb.height, 1)
+        for s in customWord.strokes {
+            try pen.penStroke(points: s.map { (ox + 20 * ppmm + ($0.x - cb.x) * ck, oy + top + 45 * ppmm + ($0.y - cb.y) * ck, 0.6) })
+        }
+
+        // 9. The package: the moved words' strokes where the selection ended, the red word red,
         // one highlighter stroke, the highlighted word in JSON; the palette's choice kept.
         x.sendDeleteWindow(ready.window)
         #expect(app.waitForExit(timeout: 30) == .exited(0), "stderr: \(app.stderr)")
@@ -237,7 +270,7 @@ struct LassoPenWindowTests {
             let xs = (s["x"] as? [Double]) ?? [], ys = (s["y"] as? [Double]) ?? []
             return (xs.min() ?? 0, ys.min() ?? 0, (xs.max() ?? 0) - (xs.min() ?? 0), (ys.max() ?? 0) - (ys.min() ?? 0))
         }
-        let inked = strokes.filter { $0["tool"] as? String == "pen" && ($0["color"] as? String ?? "") != "#c62828" }
+        let inked = strokes.filter { $0["tool"] as? String == "pen" && !["#c62828", custom].contains($0["color"] as? String ?? "") }
         let inMoved = inked.filter { let e = extent($0); return Self.contains(b2, (e.x + e.width / 2, e.y + e.height / 2), slack: 0.01) }
         #expect(inMoved.count == expected, "\(inMoved.count) strokes in the resized selection \(b2), expected \(expected)")
         let union = inMoved.map(extent).reduce(nil as Box?) { acc, e in
@@ -252,8 +285,11 @@ struct LassoPenWindowTests {
         let reds = strokes.filter { $0["color"] as? String == "#c62828" }
         #expect(reds.count == redWord.strokes.count && reds.allSatisfy { $0["tool"] as? String == "pen" }, "red strokes: \(reds.count)")
         #expect(strokes.filter { $0["tool"] as? String == "highlighter" }.count == 1)
+        #expect(strokes.filter { $0["color"] as? String == custom }.count == customWord.strokes.count, "strokes in the chosen \(custom)")
         #expect(highlighted.count == 1, "highlighted in JSON: \(highlighted)")
         let pens = try String(contentsOfFile: home + "/config/quire/pens.json", encoding: .utf8)
-        #expect(pens.contains("#c62828"), "pens.json: \(pens)")
+        let kept = try JSONSerialization.jsonObject(with: Data(pens.utf8)) as? [String: Any]
+        #expect(kept?["custom"] as? String == custom, "pens.json: \(pens)")
+        #expect((kept?["styles"] as? [String: Any])?["pen"].map { "\($0)" }?.contains(custom) == true, "pens.json: \(pens)")
     }
 }
