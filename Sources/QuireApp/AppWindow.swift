@@ -29,6 +29,7 @@ public final class AppWindow: EditorDelegate {
     private let pointer: PointerController
     private let keyMap: KeyMap
     private let tracer = Tracer()
+    private var selectionTrace = SelectionTrace()
     private let latency = LatencyRecorder()
     private let wake: WakePipe
     private let stop = StopSignals()
@@ -188,6 +189,7 @@ public final class AppWindow: EditorDelegate {
             if let t = timeline, t.tick(now: monotonicNs()) { timelineMoved(t) }
             if inspector.needsUpdate, !editor.hasActivePointers { inspector.update() }
             present()
+            selectionTrace.update(editor, tracer)
             paintToolbar()
             notebook.paint()
             events.flush()
@@ -428,6 +430,7 @@ extension AppWindow: CommandHost {
     func openCandidates(_ ref: WordRef, at p: Point) { popup.openCandidates(ref, at: p) }
     func overlaysChanged() { bar.dirty = true; inspector.dirty = true }
     func openPens(at p: Point) { popup.openPens(tool: dispatcher.currentTool, at: p) }
+    func openColourGrid(at p: Point) { popup.openColourGrid(tool: dispatcher.currentTool, at: p) }
     func toggleInspector() { inspector.toggle() }
 }
 
