@@ -129,7 +129,8 @@ public final class PageRenderer {
             }
             drawDecorations(cr, block: b, scale: scale * deviceScale)
             if options.fastInk { cr.setAntialias(.fast) }
-            drawStrokes(cr, strokes(part, inBlock: b.id), cull: cull, pressure: state.pressure, scale: scale * deviceScale, minWidth: minInk)
+            drawStrokes(cr, strokes(part, inBlock: b.id), cull: cull, pressure: state.pressure, scale: scale * deviceScale, minWidth: minInk,
+                        upTo: state.strokeLimit)
             cr.restore()
         }
         if options.onlyBlocks == nil {
@@ -139,7 +140,8 @@ public final class PageRenderer {
                 let orphans = orphanBlocks.flatMap { strokes(part, inBlock: $0) }.sorted { $0.seq < $1.seq }
                 cr.save()
                 if options.fastInk { cr.setAntialias(.fast) }
-                drawStrokes(cr, orphans, cull: visibleModel, pressure: state.pressure, scale: scale * deviceScale, minWidth: minInk)
+                drawStrokes(cr, orphans, cull: visibleModel, pressure: state.pressure, scale: scale * deviceScale, minWidth: minInk,
+                            upTo: state.strokeLimit)
                 cr.restore()
             }
         }
@@ -176,10 +178,11 @@ public final class PageRenderer {
         return out
     }
 
-    private func drawStrokes(_ cr: CairoContext, _ strokes: [InkStroke], cull: Rect, pressure: Bool, scale: Double, minWidth: Double) {
+    private func drawStrokes(_ cr: CairoContext, _ strokes: [InkStroke], cull: Rect, pressure: Bool, scale: Double, minWidth: Double,
+                             upTo limit: Int64?) {
         // Highlighter under pen ink, as on paper: it tints the writing instead of covering it.
         for pass in 0..<2 {
-            for s in strokes where (s.tool == "highlighter") == (pass == 0) {
+            for s in strokes where (s.tool == "highlighter") == (pass == 0) && (limit == nil || s.seq <= limit!) {
                 let w = theme.width(tool: s.tool, width: s.width)
                 guard strokeInkBounds(s, width: w, pressure: pressure).intersects(cull) else { continue }
                 InkPath.draw(cr, points: InkPath.points(of: s), tool: s.tool, color: theme.color(of: s), width: w,

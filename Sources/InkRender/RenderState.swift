@@ -49,6 +49,8 @@ public struct RenderState: Equatable, Sendable {
     public var background: RGBA?
     /// Draw a short predicted continuation of each live stroke (`renderer.prediction.enable`).
     public var prediction: Bool = false
+    /// Only strokes whose `seq` is at most this are drawn (the inspector window's timeline); nil: all.
+    public var strokeLimit: Int64?
 
     public init(transform: Transform = .identity, viewWidth: Int = 800, viewHeight: Int = 600,
                 selectedBlockIds: Set<String> = [], lasso: [Point] = [], liveStrokes: [LiveStroke] = [],

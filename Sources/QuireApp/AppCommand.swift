@@ -60,6 +60,8 @@ enum AppCommand: Equatable, Sendable {
     case page(PageCommand)
     /// New, Open, Save As, exports (`QuireApp/Notebook/`).
     case file(FileCommand)
+    /// The search bar (`QuireApp/Notebook/SearchBar.swift`).
+    case search(SearchCommand)
 }
 
 extension ToolbarCommand {
@@ -122,6 +124,7 @@ struct KeyMap: Sendable {
                 case "s": return kiosk ? .save : k.shift ? .file(.saveAs(nil)) : .save
                 case "n": return kiosk ? nil : .file(.new)
                 case "o": return kiosk ? nil : .file(.open(nil))
+                case "f": return .search(.open)
                 case "c": return .copy
                 case "x": return .cut
                 case "v": return .paste(at: nil)

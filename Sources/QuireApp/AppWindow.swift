@@ -41,6 +41,8 @@ public final class AppWindow: EditorDelegate {
     private var exitCode: Int32 = 0
     /// Plays a session recording (`quire replay --window`).
     private let replay: ReplayDriver?
+    /// The inspector window's stroke timeline (`quire inspect` with a display).
+    private let timeline: InspectorTimeline?
 
     private var editor: Editor { view.editor }
 
@@ -96,6 +98,7 @@ public final class AppWindow: EditorDelegate {
         panelWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
         let stripWindow = try top.createChild(frame: Rect(x: 0, y: tb, width: 1, height: 1))
         let chooserWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
+        let searchWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
         clipboard = display.makeClipboard(window: top)
         events = display.makeEventSource(top: top, clipboard: clipboard)
         events.overrides = DeviceClassifier.overrides(conf[.inputDevices])
@@ -106,13 +109,15 @@ public final class AppWindow: EditorDelegate {
         popup = PopupController(view: view, window: popupWindow, tracer: tracer)
         inspector = InspectorPanelController(view: view, window: panelWindow, tracer: tracer)
         dispatcher = CommandDispatcher(view: view, session: session, clipboard: clipboard, scale: scale)
-        notebook = NotebookWindow(view: view, session: session, stripWindow: stripWindow, chooserWindow: chooserWindow, scale: scale)
+        notebook = NotebookWindow(view: view, session: session, stripWindow: stripWindow, chooserWindow: chooserWindow,
+                                  searchWindow: searchWindow, scale: scale)
         pointer = PointerController(view: view, dispatcher: dispatcher, bar: bar, popup: popup, latency: latency)
         try view.attach(canvas: canvasWindow, highlight: canvasWindow.makeOverlaySurface(), width: size.width, height: Int(max(1, h - tb)))
         if let r = replay { try r.player.prepare(editor, part: session.part) } else { try editor.setPart(session.part) }
         if replay == nil { session.recent = RecentFiles(path: XDG.stateDir + "/recent-files") }
         try session.attach(editor)
         notebook.layout(top: tb, width: w, height: h - tb)
+        timeline = options.inspect ? InspectorTimeline(seqs: editor.part?.model.orderedStrokes.map(\.seq) ?? []) : nil
         // A replay records only when asked on its command line (`app.record` names the file it may be playing).
         // `--record` that cannot write is an error; `app.record` (a kiosk's standing setting) only warns.
         if let path = options.record ?? (conf[.appRecord].isEmpty || replay != nil ? nil : conf[.appRecord]) {
@@ -136,6 +141,10 @@ public final class AppWindow: EditorDelegate {
         popup.perform = { [unowned self] in dispatcher.perform($0) }
         bar.keepAbove = { [unowned self] in popup.raise() }
         inspector.followedBlockId = { [unowned self] in bar.activeBlockId }
+        if let timeline {
+            inspector.toggle()
+            toolbar.show(timeline.status, seconds: 24 * 3600)
+        }
         let events = events
         tracer.sync = { events.sync() }
         pointer.flush = { events.flush() }
@@ -151,6 +160,8 @@ public final class AppWindow: EditorDelegate {
     public func run() throws -> Int32 {
         stop.install(waking: wake)
         top.show()
+        // Showing the top-level maps all its children: the page strip stays hidden until asked for.
+        notebook.strip.setVisible(notebook.strip.visible)
         while !quitting {
             while events.hasPending && !quitting { events.next { handle($0) } }
             if !pointer.pendingUps.isEmpty {
@@ -175,6 +186,7 @@ public final class AppWindow: EditorDelegate {
             }
             editor.processPendingResults()
             if bar.needsUpdate { bar.update() }
+            if let t = timeline, t.tick(now: monotonicNs()) { timelineMoved(t) }
             if inspector.needsUpdate, !editor.hasActivePointers { inspector.update() }
             present()
             selectionTrace.update(editor, tracer)
@@ -188,6 +200,7 @@ public final class AppWindow: EditorDelegate {
                 if let wait = r.msUntilNext() { timeout = min(timeout, wait) }
                 r.announceIfDone()
             }
+            if let wait = timeline?.msUntilNext(now: monotonicNs()) { timeout = min(timeout, wait) }
             if let deadline = pointer.longPressDeadline {
                 let now = monotonicNs()
                 timeout = deadline <= now ? 0 : min(timeout, Int32((deadline - now) / 1_000_000) + 1)
@@ -308,6 +321,19 @@ public final class AppWindow: EditorDelegate {
 
     private func handleKey(_ k: KeyInput) {
         if keyMap.isExitChord(k) { finish(save: true); return }
+        if let timeline {
+            // The inspector window reads ink, it does not edit it: the timeline's keys and the window's own.
+            if let a = InspectorTimeline.action(for: k) {
+                switch a {
+                case .toggleBoxes: inspector.toggle(panel: false)
+                case .togglePanel: inspector.toggle(overlay: false)
+                default: if timeline.apply(a, now: monotonicNs()) || a == .play { timelineMoved(timeline) }
+                }
+                return
+            }
+            if let c = keyMap.command(for: k), [.toggleInspector, .toggleFullscreen, .quit, .zoomIn, .zoomOut].contains(c) { dispatcher.perform(c) }
+            return
+        }
         if notebook.handleKey(k) { return }
         if popup.isOpen { popup.handleKey(k); return }
         let command = keyMap.command(for: k)
@@ -317,6 +343,13 @@ public final class AppWindow: EditorDelegate {
             return
         }
         if let command { dispatcher.perform(command) }
+    }
+
+    /// The timeline shows another number of strokes.
+    private func timelineMoved(_ t: InspectorTimeline) {
+        view.strokeLimit = t.limit
+        toolbar.show(t.status, seconds: 24 * 3600)
+        if tracer.enabled { tracer.emit("timeline", .object(["shown": .number(Double(t.shown)), "total": .number(Double(t.seqs.count))])) }
     }
 
     private func handlePointer(_ e: PointerInput) {
@@ -346,6 +379,8 @@ public final class AppWindow: EditorDelegate {
             return
         }
         if e.window == toolbarWindow.id, !e.isMotion {
+            // The inspector window's toolbar only shows the timeline.
+            if timeline != nil { return }
             if e.isPress, popup.isOpen { popup.close() }
             guard button1 else { return }
             if e.isPress {
@@ -359,6 +394,8 @@ public final class AppWindow: EditorDelegate {
         guard e.window == canvasWindow.id || e.window == toolbarWindow.id else { return }
         // Coordinates relative to the canvas even when an implicit grab reports on the toolbar.
         let p = e.window == canvasWindow.id ? e.point : Point(x: e.point.x, y: e.point.y - Double(toolbar.layout.height))
+        // The inspector window only scrolls and zooms (the wheel): pens and fingers do not edit what it shows.
+        if timeline != nil, !(4 ... 7).contains(e.detail) || e.isTouch { return }
         pointer.handle(e, at: p)
     }
 
@@ -404,6 +441,7 @@ extension AppWindow: NotebookHost {
         bar.dirty = true
         top.setTitle(notebook.controller.title)
         if let n = session.notebook { notebook.strip.follow(n.currentIndex, pages: n.pageCount) }
+        notebook.pageShown()
         notebook.paint(force: true)
         paintToolbar(force: true)
     }

@@ -140,6 +140,7 @@ final class CommandDispatcher {
         case .typeText(let text): type(text)
         case .page(let c): notebook?.perform(c)
         case .file(let c): notebook?.perform(c)
+        case .search(let c): notebook?.perform(c)
         }
     }
 

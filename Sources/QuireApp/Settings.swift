@@ -25,6 +25,9 @@ public struct AppOptions: Sendable {
     /// Imports another program's ink file into a new package beside it, for File > Open:
     /// (the package's path, a note), or nil when the file is to be opened as a package.
     public var importer: (@Sendable (String) throws -> (path: String, note: String)?)?
+    /// The inspector window (`quire inspect` with a display): the debug overlay and the inspector
+    /// panel open, a stroke timeline on the arrow keys, typing off.
+    public var inspect = false
     public init() {}
 }
 

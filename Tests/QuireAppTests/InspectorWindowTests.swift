@@ -8,7 +8,7 @@ import QuireTestSupport
 @Suite(.serialized)
 struct InspectorWindowTests {
     /// The canvas once two captures in a row agree (the window has drawn what it was asked to).
-    private func settled(_ x: XClient, _ ready: ReadyLine) throws -> CairoImage {
+    fileprivate func settled(_ x: XClient, _ ready: ReadyLine) throws -> CairoImage {
         var last = try x.capture(ready.canvas)
         for _ in 0 ..< 100 {
             usleep(100_000)
@@ -56,6 +56,45 @@ struct InspectorWindowTests {
             for xx in stride(from: 0, to: closed.width, by: 2) where closed.pixel(x: xx, y: yy) != before.pixel(x: xx, y: yy) { differ += 1 }
         }
         #expect(differ < 50, "F12 again restores the page: \(differ) pixels differ")
+    }
+}
+
+
+extension InspectorWindowTests {
+    /// `quire inspect PACKAGE` with a display: the inspector window on a copy of the package, with
+    /// the panel and the overlay open and the strokes on a timeline (Home, Right, End).
+    @Test func inspectOpensTheInspectorWindowWithATimeline() throws {
+        let tmp = TempDir()
+        let file = tmp.path("welcome.iink")
+        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Resources/samples/welcome.iink"), to: URL(fileURLWithPath: file))
+        let original = try Data(contentsOf: URL(fileURLWithPath: file))
+        let server = try XServer.xvfb(width: 1100, height: 800)
+        defer { server.stop() }
+        let env = ["XDG_STATE_HOME": tmp.path("state"), "XDG_CONFIG_HOME": tmp.path("config"), "XDG_DATA_HOME": tmp.path("data"), "QUIRE_TRACE": "1"]
+        let app = try QuireAppProcess(arguments: ["inspect", file, "--geometry", "1000x700"], server: server, environment: env)
+        defer { app.kill() }
+        let ready = try app.waitForReady(timeout: 60)
+        let x = try XClient(server: server)
+        try x.waitUntilViewable(ready.window)
+        let rows = try app.waitForLine(prefix: "quire: inspector {\"open\":true,\"rows\"", timeout: 60)
+        #expect(rows.contains("Line 1: ") && rows.contains("responsibilities"), "\(rows)")
+        func ink(_ img: CairoImage) -> Int { img.count(x: 0, y: 0, width: img.width * 55 / 100, height: img.height) { r, g, b in Int(r) + Int(g) + Int(b) < 200 } }
+        let all = ink(try settled(x, ready))
+        x.focus(ready.window)
+        try x.keyChord("Home")
+        _ = try app.waitForLine(prefix: "quire: timeline {\"shown\":0,", timeout: 30)
+        let none = ink(try settled(x, ready))
+        for _ in 0 ..< 20 { try x.keyChord("Right") }
+        _ = try app.waitForLine(prefix: "quire: timeline {\"shown\":20,", timeout: 30)
+        let some = ink(try settled(x, ready))
+        #expect(none < some && some < all, "ink drawn: none \(none), 20 strokes \(some), all \(all)")
+        // Letters do not type into what the window shows; End shows every stroke again.
+        try x.keyChord("x")
+        try x.keyChord("End")
+        _ = try app.waitForLine(prefix: "quire: timeline {\"shown\":192,\"total\":192}", timeout: 30)
+        try x.keyChord("ctrl+q")
+        #expect(app.waitForExit(timeout: 30) == .exited(0))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == original, "the inspected package is left as it was")
     }
 }
 

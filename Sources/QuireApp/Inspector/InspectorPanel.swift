@@ -36,7 +36,7 @@ enum InspectorPanel {
 /// The inspector panel of one editor view: F12 shows it at the right of the canvas with the
 /// debug overlay on the page (word, character and block boxes with their labels), and hides
 /// both. It shows the selected block, else the block the candidates bar follows, else the first
-/// block with words; its diagnostics are read again only when content or selection changed.
+/// block with ink; its diagnostics are read again only when content or selection changed.
 final class InspectorPanelController {
     private let view: EditorView
     private let window: PaintedWindow
@@ -59,11 +59,16 @@ final class InspectorPanelController {
     private var shownSelection: Set<String> = []
     var needsUpdate: Bool { isOpen && (dirty || editor.selection != shownSelection) }
 
-    /// F12: the panel and the debug overlay on or off together.
-    func toggle() {
-        isOpen.toggle()
-        try? editor.configuration.setBoolean(isOpen, forKey: ConfigKey<Bool>.rendererDebugBoxes.name)
-        editor.renderer?.invalidate(nil)
+    /// F12: the panel and the debug overlay on or off together (the inspector window's B and P
+    /// toggle one of them).
+    func toggle(panel: Bool = true, overlay: Bool = true) {
+        let on = !isOpen
+        if overlay {
+            try? editor.configuration.setBoolean(panel ? on : !editor.configuration[.rendererDebugBoxes], forKey: ConfigKey<Bool>.rendererDebugBoxes.name)
+            editor.renderer?.invalidate(nil)
+        }
+        guard panel else { return }
+        isOpen = on
         dirty = true
         if !isOpen { hide() }
         if tracer.enabled { tracer.emit("inspector", .object(["open": .bool(isOpen)])) }
@@ -73,7 +78,8 @@ final class InspectorPanelController {
         let candidates = editor.selection.sorted() + [followedBlockId()].compactMap { $0 }
         for id in candidates { if let b = editor.getBlockById(id), b.isValid, b.kind == .text { return b } }
         guard let root = editor.rootBlock else { return nil }
-        return ([root] + root.children).first { $0.kind == .text && !$0.words.isEmpty }
+        let model = editor.part?.model
+        return ([root] + root.children).first { $0.kind == .text && model?.strokeIds(inBlock: $0.id).isEmpty == false }
     }
 
     func update() {
