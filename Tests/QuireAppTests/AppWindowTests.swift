@@ -421,7 +421,7 @@ struct AppWindowTests {
         // Write in A, pick the lasso from A's toolbar and circle the block.
         a.x.mouseDrag((0 ... 20).map { (a.origin.x + 100 + $0 * 8, a.origin.y + 150 + ($0 % 4) * 3) })
         #expect(try settle(a, (90, 130, 190, 50)) { $0 > 50 } > 50)
-        let layout = ToolbarLayout(kiosk: false, scale: a.ready.scale)
+        let layout = ToolbarLayout(kiosk: false, scale: a.ready.scale, width: Double(a.ready.width))
         let lasso = try #require(layout.frames().first { $0.0 == .selector }?.1)
         let top = try a.x.geometry(a.ready.window)
         a.x.click(x: top.x + Int(lasso.x + lasso.width / 2), y: top.y + Int(lasso.y + lasso.height / 2))
