@@ -32,6 +32,8 @@ enum AppCommand: Equatable, Sendable {
     case penStyle(color: String?, width: Float?)
     /// Opens the pens' palette (colours and widths of the current tool).
     case pens(at: Point?)
+    /// Opens the custom colour chooser: a grid of hues by lightness, and greys.
+    case colourGrid(at: Point?)
     /// Pastes the CLIPBOARD at a point of the canvas (nil: where the pointer last was).
     case paste(at: Point?)
     /// Removes a block (nil: the selected one).

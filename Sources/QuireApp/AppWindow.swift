@@ -31,6 +31,7 @@ public final class AppWindow: EditorDelegate {
     private let pointer: PointerController
     private let keyMap: KeyMap
     private let tracer = Tracer()
+    private var selectionTrace = SelectionTrace()
     private let latency = LatencyRecorder()
     private let wake: WakePipe
     private let stop = StopSignals()
@@ -192,6 +193,7 @@ public final class AppWindow: EditorDelegate {
             if let t = timeline, t.tick(now: monotonicNs()) { timelineMoved(t) }
             if inspector.needsUpdate, !editor.hasActivePointers { inspector.update() }
             present()
+            selectionTrace.update(editor, tracer)
             paintToolbar()
             notebook.paint()
             events.flush()
@@ -433,6 +435,7 @@ extension AppWindow: CommandHost {
     func openCandidates(_ ref: WordRef, at p: Point) { popup.openCandidates(ref, at: p) }
     func overlaysChanged() { bar.dirty = true; inspector.dirty = true }
     func openPens(at p: Point) { popup.openPens(tool: dispatcher.currentTool, at: p) }
+    func openColourGrid(at p: Point) { popup.openColourGrid(tool: dispatcher.currentTool, at: p) }
     func toggleInspector() { inspector.toggle() }
 }
 

@@ -12,6 +12,8 @@ struct MathFlags: ParsableArguments {
     @Flag(help: "Read math: FILE holds expressions (tools/recognition/math/compose.py --jsonl; strokes in mm).") var math = false
     @Option(name: .customLong("math-model"), help: "Math recognizer weights (default: the bundled quire-math.bin).") var mathModel: String?
     @Flag(name: .customLong("no-math-pruning"), help: "Score every stroke group, as the Python reference does (slower).") var noPruning = false
+    @Option(name: .customLong("math-context-weight"), help: "Weight of the symbol-sequence prior (0: off; default \(MathRecognizer.defaultContextWeight)).")
+    var contextWeight: Double = MathRecognizer.defaultContextWeight
 
     /// The editor's adapter over the weights of `--math-model` or the bundled ones (loaded now).
     func adapter() throws -> MathRecognizerAdapter {
@@ -39,7 +41,8 @@ struct MathFlags: ParsableArguments {
             url = u
         }
         do {
-            return try MathRecognizer(model: RecognitionModel(contentsOf: url), pruneHypotheses: !noPruning)
+            return try MathRecognizer(model: RecognitionModel(contentsOf: url), pruneHypotheses: !noPruning,
+                                      contextWeight: contextWeight)
         } catch {
             throw QuireError(.resourceMissing, "math recognizer weights \(url.path): \(error)")
         }
