@@ -17,6 +17,8 @@ public final class AppWindow: EditorDelegate {
     private let barWindow: XChildWindow
     private let popupWindow: XChildWindow
     private let panelWindow: XChildWindow
+    /// The toolbar's message over the canvas when the toolbar has no room for it.
+    private let messageWindow: XChildWindow
     private let clipboard: XClipboard
     private let events: XEventSource
     private let toolbar: ToolbarController
@@ -67,7 +69,7 @@ public final class AppWindow: EditorDelegate {
         wake = try WakePipe()
         let dpi = display.dpi
         scale = max(1, dpi / 96)
-        let layout = ToolbarLayout(kiosk: options.kiosk, scale: scale)
+        let layout = ToolbarLayout(kiosk: options.kiosk, scale: scale, width: Double(options.width))
         let renderer = CairoRenderer()
         let editor = engine.createEditor(renderer: renderer, fontMetricsProvider: CairoFontMetrics())
         editor.pixelsPerMillimetre = dpi / 25.4
@@ -96,6 +98,7 @@ public final class AppWindow: EditorDelegate {
         barWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
         popupWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
         panelWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
+        messageWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
         let stripWindow = try top.createChild(frame: Rect(x: 0, y: tb, width: 1, height: 1))
         let chooserWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
         let searchWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
@@ -103,7 +106,7 @@ public final class AppWindow: EditorDelegate {
         events = display.makeEventSource(top: top, clipboard: clipboard)
         events.overrides = DeviceClassifier.overrides(conf[.inputDevices])
 
-        toolbar = ToolbarController(layout: layout, window: toolbarWindow)
+        toolbar = ToolbarController(layout: layout, window: toolbarWindow, overlay: messageWindow)
         toolbar.showQuietly((warnings + [options.openingNote, session.openingNote]).filter { !$0.isEmpty }.joined(separator: " "), seconds: 8)
         bar = CandidateBarController(view: view, window: barWindow, tracer: tracer)
         popup = PopupController(view: view, window: popupWindow, tracer: tracer)
@@ -140,6 +143,7 @@ public final class AppWindow: EditorDelegate {
         top.setTitle(notebook.controller.title)
         popup.host = self
         popup.perform = { [unowned self] in dispatcher.perform($0) }
+        toolbar.openMenu = { [unowned self] in popup.openMenu(title: $0, items: $1, at: $2) }
         bar.keepAbove = { [unowned self] in popup.raise() }
         inspector.followedBlockId = { [unowned self] in bar.activeBlockId }
         inspectorWindow?.start()
@@ -266,7 +270,7 @@ public final class AppWindow: EditorDelegate {
         case let .expose(window, r, last):
             if window == canvasWindow.id {
                 view.repaint(r)
-            } else if last, window == toolbarWindow.id {
+            } else if last, window == toolbarWindow.id || window == messageWindow.id {
                 paintToolbar(force: true)
             } else if last, window == barWindow.id {
                 bar.repaint()
@@ -378,9 +382,10 @@ public final class AppWindow: EditorDelegate {
             paintToolbar()
             return
         }
-        guard e.window == canvasWindow.id || e.window == toolbarWindow.id else { return }
+        // The message strip lies at the canvas's origin and lets the pen through.
+        guard e.window == canvasWindow.id || e.window == toolbarWindow.id || e.window == messageWindow.id else { return }
         // Coordinates relative to the canvas even when an implicit grab reports on the toolbar.
-        let p = e.window == canvasWindow.id ? e.point : Point(x: e.point.x, y: e.point.y - Double(toolbar.layout.height))
+        let p = e.window != toolbarWindow.id ? e.point : Point(x: e.point.x, y: e.point.y - Double(toolbar.layout.height))
         // The inspector window only scrolls and zooms (the wheel): pens and fingers do not edit what it shows.
         if inspectorWindow != nil, !(4 ... 7).contains(e.detail) || e.isTouch { return }
         pointer.handle(e, at: p)

@@ -102,7 +102,7 @@ struct NotebookWindowTests {
         #expect(try until { try inkOnCanvas() > 200 }, "page 1 shows no ink")
 
         // The toolbar's Pages button shows the strip; the canvas gives it room.
-        let toolbar = ToolbarLayout(kiosk: false, scale: w.ready.scale)
+        let toolbar = ToolbarLayout(kiosk: false, scale: w.ready.scale, width: Double(w.ready.width))
         let pages = try #require(toolbar.frames().first { $0.0 == .pages }?.1)
         try tap(Double(w.top.x) + pages.midX, Double(w.top.y) + pages.midY)
         let strip = PageStripLayout(scale: w.ready.scale)

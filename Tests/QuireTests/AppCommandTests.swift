@@ -75,8 +75,8 @@ import Testing
             .file: .file(.menu), .previousPage: .page(.previous), .pages: .page(.toggleStrip), .nextPage: .page(.next),
         ]
         for c in ToolbarCommand.allCases { #expect(c.command == expected[c], "\(c)") }
-        #expect(ToolbarLayout(kiosk: true, scale: 1).commands == ToolbarCommand.allCases.filter { $0 != .image && $0 != .save && $0 != .file })
-        let bar = ToolbarController(layout: ToolbarLayout(kiosk: false, scale: 1), window: TestWindow())
+        #expect(ToolbarLayout(kiosk: true, scale: 1, width: 1000).commands == ToolbarCommand.allCases.filter { $0 != .image && $0 != .save && $0 != .file })
+        let bar = ToolbarController(layout: ToolbarLayout(kiosk: false, scale: 1, width: 1000), window: TestWindow())
         let frames = bar.layout.frames()
         let undo = frames.first { $0.0 == .undo }!.1, redo = frames.first { $0.0 == .redo }!.1
         bar.press(at: Point(x: undo.midX, y: undo.midY))
@@ -86,8 +86,35 @@ import Testing
         #expect(bar.release(at: Point(x: redo.midX, y: redo.midY)) == nil)
     }
 
+    @Test func moreMenuItemsPerformTheFoldedButtonsCommands() throws {
+        let s = try Session()
+        let bar = ToolbarController(layout: ToolbarLayout(kiosk: false, scale: 1, width: 480), window: TestWindow())
+        bar.paint(width: 480, scale: 1, tool: .pen, canUndo: false, canRedo: false, theme: .default)
+        var opened: (String, [OverlayMenu.Item], Point)?
+        bar.openMenu = { opened = ($0, $1, $2) }
+        let more = try #require(bar.layout.moreFrame)
+        bar.press(at: Point(x: more.midX, y: more.midY))
+        #expect(bar.release(at: Point(x: more.midX, y: more.midY)) == nil)
+        let (title, items, at) = try #require(opened)
+        #expect(title == "More" && at == Point(x: more.x, y: 0))
+        #expect(items.compactMap(\.action) == bar.layout.folded.map(\.command))
+        #expect(items.first { $0.label == "Redo" }?.enabled == false, "Redo is greyed out in the menu as on its button")
+        // Chosen through the popup, as in the window: Text adds a Text block, Clear removes it.
+        let popup = PopupController(view: s.view, window: TestWindow(), tracer: Tracer())
+        popup.perform = { s.dispatcher.perform($0) }
+        for label in ["Text", "Clear"] {
+            popup.openMenu(title: title, items: items, at: at)
+            let menu = try #require(popup.menu)
+            let i = try #require(menu.items.firstIndex { $0.label == label })
+            let f = menu.frame(of: i)
+            popup.press(at: Point(x: f.midX, y: f.midY))
+            popup.release(at: Point(x: f.midX, y: f.midY))
+            #expect((s.editor.rootBlock?.children.count ?? 0) == (label == "Text" ? 1 : 0), "\(label)")
+        }
+    }
+
     @Test func imagePromptTakesTextUntilEnter() {
-        let bar = ToolbarController(layout: ToolbarLayout(kiosk: false, scale: 1), window: TestWindow())
+        let bar = ToolbarController(layout: ToolbarLayout(kiosk: false, scale: 1, width: 1000), window: TestWindow())
         bar.beginPrompt()
         for c in "a.pngx" { _ = bar.promptKey(key(.character(c), String(c))) }
         _ = bar.promptKey(key(.backspace))
