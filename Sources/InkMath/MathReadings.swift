@@ -22,8 +22,11 @@ enum MathReadings {
     /// (`2`/`z`) on the main line. Candidates are re-sorted.
     static func sizeChecked(_ symbols: [MathSymbol], ticks: [Double?]? = nil) -> [MathSymbol] {
         let items = symbols.map { MathParser.Item(cls: Character($0.label), box: $0.box) }
-        let H = MathParser.lineHeight(items)
-        guard H > 0, H.isFinite else { return symbols }
+        // Each symbol is measured against the height the others imply, so that its own (perhaps
+        // wrong) class does not set the scale it is judged by (a `7` read `z` beside a `9`).
+        func height(without i: Int) -> Double {
+            items.count > 1 ? MathParser.lineHeight(items.indices.filter { $0 != i }.map { items[$0] }) : MathParser.lineHeight(items)
+        }
         // Symbols on the main line (not in a script, fraction or radical), where sizes are H's.
         var depth = 0
         var onLine = Set<Int>()
@@ -38,6 +41,8 @@ enum MathReadings {
         }
         return symbols.enumerated().map { i, s in
             var s = s
+            let H = height(without: i)
+            guard H > 0, H.isFinite else { return s }
             let w = s.box.width / H, h = s.box.height / H
             let tall = { (c: Character) in MathSymbols.digits.contains(c) || (c.isASCII && c.isUppercase) }
             var changed = false
