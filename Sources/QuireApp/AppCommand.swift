@@ -32,6 +32,8 @@ enum AppCommand: Equatable, Sendable {
     case penStyle(color: String?, width: Float?)
     /// Opens the pens' palette (colours and widths of the current tool).
     case pens(at: Point?)
+    /// Opens the custom colour chooser: a grid of hues by lightness, and greys.
+    case colourGrid(at: Point?)
     /// Pastes the CLIPBOARD at a point of the canvas (nil: where the pointer last was).
     case paste(at: Point?)
     /// Removes a block (nil: the selected one).
@@ -58,6 +60,8 @@ enum AppCommand: Equatable, Sendable {
     case page(PageCommand)
     /// New, Open, Save As, exports (`QuireApp/Notebook/`).
     case file(FileCommand)
+    /// The search bar (`QuireApp/Notebook/SearchBar.swift`).
+    case search(SearchCommand)
 }
 
 extension ToolbarCommand {
@@ -120,6 +124,7 @@ struct KeyMap: Sendable {
                 case "s": return kiosk ? .save : k.shift ? .file(.saveAs(nil)) : .save
                 case "n": return kiosk ? nil : .file(.new)
                 case "o": return kiosk ? nil : .file(.open(nil))
+                case "f": return .search(.open)
                 case "c": return .copy
                 case "x": return .cut
                 case "v": return .paste(at: nil)

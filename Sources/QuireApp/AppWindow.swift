@@ -29,6 +29,7 @@ public final class AppWindow: EditorDelegate {
     private let pointer: PointerController
     private let keyMap: KeyMap
     private let tracer = Tracer()
+    private var selectionTrace = SelectionTrace()
     private let latency = LatencyRecorder()
     private let wake: WakePipe
     private let stop = StopSignals()
@@ -97,6 +98,7 @@ public final class AppWindow: EditorDelegate {
         panelWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
         let stripWindow = try top.createChild(frame: Rect(x: 0, y: tb, width: 1, height: 1))
         let chooserWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
+        let searchWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
         clipboard = display.makeClipboard(window: top)
         events = display.makeEventSource(top: top, clipboard: clipboard)
         events.overrides = DeviceClassifier.overrides(conf[.inputDevices])
@@ -107,7 +109,8 @@ public final class AppWindow: EditorDelegate {
         popup = PopupController(view: view, window: popupWindow, tracer: tracer)
         inspector = InspectorPanelController(view: view, window: panelWindow, tracer: tracer)
         dispatcher = CommandDispatcher(view: view, session: session, clipboard: clipboard, scale: scale)
-        notebook = NotebookWindow(view: view, session: session, stripWindow: stripWindow, chooserWindow: chooserWindow, scale: scale)
+        notebook = NotebookWindow(view: view, session: session, stripWindow: stripWindow, chooserWindow: chooserWindow,
+                                  searchWindow: searchWindow, scale: scale)
         pointer = PointerController(view: view, dispatcher: dispatcher, bar: bar, popup: popup, latency: latency)
         try view.attach(canvas: canvasWindow, highlight: canvasWindow.makeOverlaySurface(), width: size.width, height: Int(max(1, h - tb)))
         if let r = replay { try r.player.prepare(editor, part: session.part) } else { try editor.setPart(session.part) }
@@ -157,6 +160,8 @@ public final class AppWindow: EditorDelegate {
     public func run() throws -> Int32 {
         stop.install(waking: wake)
         top.show()
+        // Showing the top-level maps all its children: the page strip stays hidden until asked for.
+        notebook.strip.setVisible(notebook.strip.visible)
         while !quitting {
             while events.hasPending && !quitting { events.next { handle($0) } }
             if !pointer.pendingUps.isEmpty {
@@ -184,6 +189,7 @@ public final class AppWindow: EditorDelegate {
             if let t = timeline, t.tick(now: monotonicNs()) { timelineMoved(t) }
             if inspector.needsUpdate, !editor.hasActivePointers { inspector.update() }
             present()
+            selectionTrace.update(editor, tracer)
             paintToolbar()
             notebook.paint()
             events.flush()
@@ -424,6 +430,7 @@ extension AppWindow: CommandHost {
     func openCandidates(_ ref: WordRef, at p: Point) { popup.openCandidates(ref, at: p) }
     func overlaysChanged() { bar.dirty = true; inspector.dirty = true }
     func openPens(at p: Point) { popup.openPens(tool: dispatcher.currentTool, at: p) }
+    func openColourGrid(at p: Point) { popup.openColourGrid(tool: dispatcher.currentTool, at: p) }
     func toggleInspector() { inspector.toggle() }
 }
 
@@ -434,6 +441,7 @@ extension AppWindow: NotebookHost {
         bar.dirty = true
         top.setTitle(notebook.controller.title)
         if let n = session.notebook { notebook.strip.follow(n.currentIndex, pages: n.pageCount) }
+        notebook.pageShown()
         notebook.paint(force: true)
         paintToolbar(force: true)
     }

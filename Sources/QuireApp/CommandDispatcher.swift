@@ -28,10 +28,13 @@ protocol CommandHost: AnyObject {
     func overlaysChanged()
     /// Opens the pens' palette at a point of the canvas.
     func openPens(at p: Point)
+    /// Opens the custom colour chooser at a point of the canvas.
+    func openColourGrid(at p: Point)
 }
 
 extension CommandHost {
     func openPens(at p: Point) {}
+    func openColourGrid(at p: Point) {}
 }
 
 /// Performs `AppCommand`s on the focused editor view and the document session.
@@ -110,6 +113,7 @@ final class CommandDispatcher {
             attempt { try editor.convertSelection() }
         case let .penStyle(color, width): setPenStyle(color: color, width: width)
         case .pens(let p): host?.openPens(at: p ?? lastPoint)
+        case .colourGrid(let p): host?.openColourGrid(at: p ?? lastPoint)
         case .paste(let p):
             if let p { lastPoint = p }
             pasteClipboard()
@@ -136,6 +140,7 @@ final class CommandDispatcher {
         case .typeText(let text): type(text)
         case .page(let c): notebook?.perform(c)
         case .file(let c): notebook?.perform(c)
+        case .search(let c): notebook?.perform(c)
         }
     }
 
@@ -179,6 +184,9 @@ final class CommandDispatcher {
         tc.setStyle(color: new.color, width: new.width, for: tool)
         var saved = PenSettings.load(path: pensPath)
         saved.styles[tool.rawValue] = .init(color: new.color, width: new.width)
+        // A colour from outside the fixed palette (the chooser's grid) becomes the custom one,
+        // offered in the palette from now on.
+        if let color, !color.isEmpty, !PenPalette.isPreset(color, tool: tool, theme: view.renderer.theme) { saved.custom = color }
         do { try saved.save(path: pensPath) } catch { show("Cannot keep the pen's style: \(Self.message(error))") }
         if let color, editor.hasSelection, !editor.selectedStrokes.isEmpty || currentTool == .selector {
             attempt { try editor.recolorSelection(color) }

@@ -26,6 +26,16 @@ final class EditorView {
         }
     }
 
+    /// Search hits on the page (model mm), framed like the selected word.
+    var searchHighlights: [Rect] = [] {
+        didSet {
+            guard searchHighlights != oldValue else { return }
+            for r in oldValue + searchHighlights {
+                renderer.invalidate(editor.viewTransform.apply(r).insetBy(dx: -6 * scale, dy: -6 * scale))
+            }
+        }
+    }
+
     init(editor: Editor, renderer: CairoRenderer, scale: Double) {
         self.editor = editor
         self.renderer = renderer
@@ -87,6 +97,12 @@ final class EditorView {
     /// The highlight costs one rectangle test per call when it is elsewhere.
     private func composite(_ surface: CairoSurface, _ r: Rect) {
         renderer.composite(into: surface, rect: r)
+        if let o = highlightSurface {
+            for hit in searchHighlights {
+                let h = editor.viewTransform.apply(hit).insetBy(dx: -3 * scale, dy: -3 * scale)
+                if h.intersects(r) { OverlayPainter.drawWordHighlight(on: o, clip: r, box: h, scale: scale, theme: renderer.theme) }
+            }
+        }
         guard let box = wordHighlight, let o = highlightSurface else { return }
         let h = editor.viewTransform.apply(box).insetBy(dx: -3 * scale, dy: -3 * scale)
         guard h.intersects(r) else { return }

@@ -65,6 +65,14 @@ final class PopupController {
         show(OverlayMenu(items: items, highlighted: nil, scale: view.scale, title: tool == .highlighter ? "Marker" : "Pen"), kind: "pens", at: p)
     }
 
+    /// The custom colour chooser: a grid of swatches, each a tap target for a pen or a finger.
+    func openColourGrid(tool: Tool, at p: Point) {
+        let t: Tool = tool == .highlighter ? .highlighter : .pen
+        let items = PenPalette.gridItems(tool: t, current: editor.toolController.style(for: t).color)
+        show(OverlayMenu(items: items, highlighted: nil, scale: view.scale, title: "Custom colour", columns: PenPalette.gridColumns),
+             kind: "colours", at: p)
+    }
+
     /// The lasso selection's menu: its actions, then the colours it can take.
     func openSelectionMenu(at p: Point) {
         var items: [OverlayMenu.Item] = [
@@ -103,7 +111,8 @@ final class PopupController {
         let viewW = Double(view.size.width), viewH = Double(view.size.height)
         let (w, h) = menu.size
         let px = max(0, min(p.x, viewW - w)).rounded()
-        var py = p.y.rounded()
+        // Never above the canvas's top (a point on the toolbar): the title would be cut off.
+        var py = max(0, p.y).rounded()
         if py + h > viewH { py = max(0, p.y - h).rounded() }
         let f = Rect(x: px, y: py, width: w, height: h)
         window.setFrame(f)
@@ -114,7 +123,7 @@ final class PopupController {
         if tracer.enabled {
             let items: [JSONValue] = menu.items.indices.map { i in
                 .object(["label": .string(menu.items[i].label), "enabled": .bool(menu.items[i].enabled),
-                         "current": .bool(menu.items[i].current),
+                         "current": .bool(menu.items[i].current), "swatch": menu.items[i].swatch.map(JSONValue.string) ?? .null,
                          "frame": Tracer.rect(menu.frame(of: i).offsetBy(dx: px, dy: py))])
             }
             tracer.emit("popup", .object(["kind": .string(kind), "title": .string(menu.title), "items": .array(items)]))

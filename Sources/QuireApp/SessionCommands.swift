@@ -39,7 +39,7 @@ extension AppCommand {
             if let color { o["color"] = .string(color) }
             if let width { o["width"] = .number(Double(width)) }
             return named("penStyle", o)
-        case .insertImage, .save, .exportBlock, .showCandidates, .toggleFullscreen, .toggleInspector, .quit, .contextMenu, .pens, .page, .file:
+        case .insertImage, .save, .exportBlock, .showCandidates, .toggleFullscreen, .toggleInspector, .quit, .contextMenu, .pens, .colourGrid, .page, .file, .search:
             return nil
         }
     }

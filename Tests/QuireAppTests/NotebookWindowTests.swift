@@ -5,8 +5,8 @@ import Testing
 
 /// The notebook in the real window, end to end in a private Xorg with the inputtest pen,
 /// touchscreen and a keyboard: show the page strip, add a page, write on each, move between them
-/// (PgUp, a tap on a thumbnail, two-finger swipes), Save As through the file chooser, and reopen
-/// what was saved.
+/// (PgUp, a tap on a thumbnail, two-finger swipes), Save As through the file chooser, reopen what
+/// was saved, and find a word of page 2 from page 1 with the search bar.
 @Suite(.serialized)
 struct NotebookWindowTests {
     private func shoot(_ image: CairoImage, _ name: String) {
@@ -72,6 +72,9 @@ struct NotebookWindowTests {
         }
         func tap(_ x: Double, _ y: Double) throws { try pen.penStroke(points: [(x, y, 0.5), (x, y, 0.5)]) }
         #expect(title(w, contains: "notes.iink - page 1 of 1").hasSuffix("notes.iink - page 1 of 1"))
+        /// The top-level's children on screen: the toolbar and the canvas until the strip is shown.
+        func shownChildren() -> Int { w.x.children(of: w.ready.window).filter { w.x.isViewable($0) }.count }
+        #expect(shownChildren() == 2, "a hidden page strip covers the canvas")
 
         let screen = quire_DefaultScreen(w.x.display)
         let ppmm = Double(quire_DisplayWidth(w.x.display, screen)) / Double(quire_DisplayWidthMM(w.x.display, screen))
@@ -104,6 +107,7 @@ struct NotebookWindowTests {
         try tap(Double(w.top.x) + pages.midX, Double(w.top.y) + pages.midY)
         let strip = PageStripLayout(scale: w.ready.scale)
         #expect(try until { try w.x.geometry(w.ready.canvas).width == 1000 - Int(strip.width) }, "the page strip did not open")
+        #expect(shownChildren() == 3)
 
         // New (the strip's first button): the kind menu, Text Document first.
         let stripX = Double(w.top.x) + 1000 - strip.width, stripY = Double(w.top.y) + Double(toolbar.height)
@@ -172,6 +176,17 @@ struct NotebookWindowTests {
         try keys("Next")
         #expect(title(w, contains: "page 2 of 2").hasSuffix("page 2 of 2"))
         #expect(try until { try inkOnCanvas() > 200 }, "the reopened page 2 shows no ink")
+
+        // Search from page 1 for a word written on page 2: Ctrl+F, the word, Enter lands on it.
+        try keys("Prior")
+        #expect(title(w, contains: "page 1 of 2").hasSuffix("page 1 of 2"))
+        try keys("ctrl+f")
+        usleep(300_000)
+        for ch in words[4].label.lowercased() { try keys(String(ch)) }
+        try keys("Return")
+        #expect(title(w, contains: "page 2 of 2").hasSuffix("page 2 of 2"), "searching \(words[4].label) did not go to page 2")
+        usleep(500_000)
+        shoot(try w.x.capture(w.ready.window), "search-hit")
         w.x.sendDeleteWindow(w.ready.window)
         #expect(w.app.waitForExit(timeout: 20) == .exited(0), "stderr: \(w.app.stderr)")
     }

@@ -226,6 +226,16 @@ import Testing
         #expect(s.editor.part?.model.strokes.isEmpty == true)
         s.dispatcher.perform(.undo)
         #expect(s.editor.part?.model.strokes.count == 1)
+        // A colour from the chooser's grid becomes the custom one, offered by the palette; a
+        // palette colour picked later leaves it be.
+        s.dispatcher.perform(.colourGrid(at: Point(x: 10, y: 20)))
+        #expect(s.host.calls.last == "colourGrid (10.0, 20.0)")
+        let grid = PenPalette.gridColors(tool: .pen)[17].color
+        s.dispatcher.perform(.penStyle(color: grid, width: nil))
+        #expect(PenSettings.load(path: s.dir.path("pens.json")).custom == grid)
+        s.dispatcher.perform(.penStyle(color: "#1565c0", width: nil))
+        #expect(PenSettings.load(path: s.dir.path("pens.json")).custom == grid)
+        #expect(s.editor.toolController.style(for: .pen).color == "#1565c0")
         // A broken pens file gives the defaults, never a crash.
         try Data("{".utf8).write(to: URL(fileURLWithPath: s.dir.path("bad.json")))
         var warned = ""
@@ -270,6 +280,7 @@ private final class RecordingHost: CommandHost {
     func openContextMenu(at p: Point) { calls.append("contextMenu (\(p.x), \(p.y))") }
     func openCandidates(_ ref: WordRef, at p: Point) { calls.append("candidates \(ref)") }
     func overlaysChanged() { overlayChanges += 1 }
+    func openColourGrid(at p: Point) { calls.append("colourGrid (\(p.x), \(p.y))") }
 }
 
 private final class MemoryClipboard: ClipboardTransport {

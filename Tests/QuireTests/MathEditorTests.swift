@@ -163,3 +163,22 @@ final class ScriptedMathRecognizer: BlockPropertiesRecognizer, @unchecked Sendab
         #expect(f.editor.mathClipboardOffers(text).isEmpty)
     }
 }
+
+@Suite struct MathRecognizeContractTests {
+    /// `quire recognize --jsonl --math --json` carries the output side's forms and the solver's
+    /// value: "12+7=" from real samples (the calculator's end-to-end fixture) reads 19.
+    @Test func recognizeJSONCarriesMathMLTextAndValue() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("QuireAppTests/Fixtures/calc-12plus7.jsonl")
+        let r = try runQuire(["recognize", "--jsonl", fixture.path, "--math", "--json"])
+        #expect(r.status == 0, "\(r.err)")
+        let objects = r.out.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.count == 3)
+        for o in objects {
+            #expect(o["latex"] as? String == "12+7=")
+            #expect(o["text"] as? String == "12+7=")
+            #expect(o["value"] as? String == "19")
+            #expect(o["mathml"] as? String == "<math xmlns=\"http://www.w3.org/1998/Math/MathML\"><mn>12</mn><mo>+</mo><mn>7</mn><mo>=</mo></math>")
+        }
+    }
+}

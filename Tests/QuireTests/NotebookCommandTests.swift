@@ -192,6 +192,26 @@ import Testing
         #expect(layout.page(at: Point(x: 80, y: 10), scrollY: 0, count: 3) == nil)
     }
 
+    @Test func aFingerScrollsTheStripUnlessItHoldsStillFirst() {
+        let layout = PageStripLayout(scale: 1)
+        let strip = PageStripController(layout: layout, window: ImageWindow(width: 176, height: 500))
+        strip.setFrame(Rect(x: 0, y: 0, width: 176, height: 500))
+        let cell = layout.cellFrame(1, scrollY: 0)
+        let start = Point(x: cell.midX, y: cell.midY), t0: UInt64 = 1_000_000_000
+        // A plain finger drag up scrolls by as much, and moves no page.
+        strip.pressed(at: start, pages: 10, touch: true, now: t0)
+        strip.moved(to: Point(x: start.x, y: start.y - 150), pages: 10, now: t0 + 100_000_000)
+        #expect(strip.scrollY == 150)
+        #expect(strip.released(at: Point(x: start.x, y: start.y - 150), pages: 10) == nil)
+        // Held still first: the same drag moves the page under the finger (now page 1 is lower).
+        let held = layout.cellFrame(2, scrollY: 150)
+        let from = Point(x: held.midX, y: held.midY)
+        strip.pressed(at: from, pages: 10, touch: true, now: t0)
+        strip.moved(to: Point(x: from.x, y: from.y + 2 * (layout.cellHeight + 12)), pages: 10, now: t0 + PageStripController.holdNs)
+        #expect(strip.scrollY == 150)
+        #expect(strip.released(at: Point(x: from.x, y: from.y + 2 * (layout.cellHeight + 12)), pages: 10) == .page(.move(from: 2, to: 4)))
+    }
+
     @Test func stripPaintsThumbnailsOfThePages() throws {
         let s = try NotebookSession()
         for y in stride(from: 40.0, through: 200, by: 40) {
@@ -215,6 +235,19 @@ import Testing
         let layout = strip.layout
         #expect(darkPixels(layout.cellFrame(0, scrollY: 0)) > 50)
         #expect(darkPixels(layout.cellFrame(1, scrollY: 0)) == 0)
+        // Another file whose pages have the same ids (a copy, cleared) gets thumbnails of its own.
+        s.dispatcher.perform(.save)
+        try FileManager.default.copyItem(atPath: s.session.path, toPath: s.dir.path("inked.iink"))
+        s.dispatcher.perform(.page(.previous))
+        s.dispatcher.perform(.clear)
+        s.dispatcher.perform(.save)
+        try FileManager.default.copyItem(atPath: s.session.path, toPath: s.dir.path("blank.iink"))
+        for (name, inked) in [("inked.iink", true), ("blank.iink", false)] {
+            s.dispatcher.perform(.file(.open(s.dir.path(name))))
+            #expect(s.session.path == s.dir.path(name))
+            strip.paint(notebook: s.session.notebook!, pageWidth: 800 / s.editor.pixelsPerMillimetre, theme: .default)
+            #expect((darkPixels(layout.cellFrame(0, scrollY: 0)) > 50) == inked, "\(name)")
+        }
     }
 }
 
@@ -370,4 +403,66 @@ final class ImageWindow: PaintedWindow {
     func showRaised() {}
     func raise() {}
     func hide() {}
+}
+
+@Suite struct SearchBarTests {
+    /// Three pages of typed text; the search bar on an image window; page 1 shown.
+    private func notebook() throws -> (NotebookSession, SearchBarController) {
+        let s = try NotebookSession()
+        _ = try s.editor.typeText("alpha béta", into: nil)
+        s.dispatcher.perform(.page(.add(.textDocument)))
+        _ = try s.editor.typeText("gamma beta", into: nil)
+        s.dispatcher.perform(.page(.add(.textDocument)))
+        _ = try s.editor.typeText("delta", into: nil)
+        s.dispatcher.perform(.page(.goTo(0)))
+        let bar = SearchBarController(window: ImageWindow(width: 800, height: 40), view: s.view, scale: 1)
+        s.notebook.search = bar
+        return (s, bar)
+    }
+
+    private func type(_ text: String, _ s: NotebookSession, _ bar: SearchBarController) {
+        for ch in text { _ = bar.key(KeyInput(key: .character(ch), text: String(ch)), package: s.session.package) }
+    }
+
+    private func key(_ k: Key, shift: Bool = false, _ s: NotebookSession, _ bar: SearchBarController) {
+        if let c = bar.key(KeyInput(key: k, text: "", shift: shift), package: s.session.package) { s.dispatcher.perform(.search(c)) }
+    }
+
+    @Test func ctrlFOpensEnterWalksTheHitsAcrossPages() throws {
+        #expect(KeyMap(kiosk: false).command(for: KeyInput(key: .character("f"), text: "", ctrl: true)) == .search(.open))
+        let (s, bar) = try notebook()
+        s.dispatcher.perform(.search(.open))
+        #expect(bar.isOpen)
+        type("BETA", s, bar)
+        #expect(bar.state.hits.map(\.partIndex) == [0, 1] && bar.state.status == "2 found")
+        // The page's hit is framed as soon as it is found.
+        #expect(s.view.searchHighlights.count == 1 && s.view.wordHighlight == nil)
+        key(.enter, s, bar)
+        #expect(s.session.notebook?.currentIndex == 0 && bar.state.status == "1 of 2" && s.view.wordHighlight != nil)
+        key(.enter, s, bar)
+        #expect(s.session.notebook?.currentIndex == 1 && bar.state.status == "2 of 2")
+        #expect(s.notebook.title.hasSuffix("page 2 of 3") && s.view.searchHighlights.count == 1 && s.view.wordHighlight != nil)
+        key(.enter, shift: true, s, bar)
+        #expect(s.session.notebook?.currentIndex == 0 && bar.state.status == "1 of 2")
+        // Wraps around: back from the first hit is the last.
+        key(.enter, shift: true, s, bar)
+        #expect(s.session.notebook?.currentIndex == 1)
+        key(.escape, s, bar)
+        #expect(!bar.isOpen && s.view.searchHighlights.isEmpty && s.view.wordHighlight == nil)
+    }
+
+    @Test func fromAPageTheFirstHitIsOnOrAfterIt() throws {
+        let (s, bar) = try notebook()
+        s.dispatcher.perform(.page(.goTo(2)))
+        s.dispatcher.perform(.search(.open))
+        type("alpha", s, bar)
+        #expect(s.view.searchHighlights.isEmpty)
+        key(.enter, s, bar)
+        #expect(s.session.notebook?.currentIndex == 0 && bar.state.status == "1 of 1")
+        _ = bar.key(KeyInput(key: .backspace, text: ""), package: s.session.package)
+        type("zz", s, bar)
+        #expect(bar.state.query == "alphzz" && bar.state.status == "no match")
+        key(.enter, s, bar)
+        #expect(s.session.notebook?.currentIndex == 0 && bar.state.status == "no match")
+    }
 }

@@ -45,6 +45,17 @@ import Testing
         #expect(inkBounds(f, [a]) == after)
     }
 
+    /// `setSelection([])` (the app's Esc) ends a lasso selection of loose strokes too, frame and all.
+    @Test func clearingTheBlockSelectionEndsALassoSelection() throws {
+        let f = try Fixture(type: "Text Document")
+        let a = try f.write(x: 100, y: 100)
+        try lasso(f, Rect(x: 80, y: 80, width: 120, height: 60))
+        #expect(f.editor.selectedStrokes == [a] && f.editor.selection.isEmpty)
+        f.editor.setSelection([])
+        #expect(!f.editor.hasSelection)
+        #expect(f.editor.renderState.selectionFrame == nil)
+    }
+
     @Test func lassoDragInsideMovesAsOneStep() throws {
         let f = try Fixture(type: "Drawing")
         let a = try f.write(x: 100, y: 100)

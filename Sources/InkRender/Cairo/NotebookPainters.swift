@@ -150,6 +150,37 @@ public enum NotebookPainter {
         }
     }
 
+    /// Paints the search bar: the query being typed, what it found, and the keys.
+    public static func drawSearchBar(on surface: CairoSurface, width: Double, height: Double, scale: Double,
+                                     query: String, status: String, theme: Theme) {
+        draw(on: surface) { c in
+            c.rectangle(0, 0, width, height)
+            c.setSourceRGB(0.96, 0.96, 0.9)
+            c.fill()
+            c.setSourceRGB(0.72, 0.74, 0.76)
+            c.rectangle(0, height - max(1, scale), width, max(1, scale))
+            c.fill()
+            c.selectFont(bold)
+            c.setSourceRGB(0.2, 0.2, 0.22)
+            show(c, "Find", in: Rect(x: 12 * scale, y: 0, width: 50 * scale, height: height), size: 13 * scale, centered: false)
+            let field = Rect(x: 60 * scale, y: 6 * scale, width: min(360 * scale, width * 0.45), height: height - 12 * scale)
+            c.roundedRect(field, radius: 4 * scale)
+            c.setSourceRGB(1, 1, 1)
+            c.fillPreserve()
+            c.setSourceRGB(0.55, 0.58, 0.62)
+            c.setLineWidth(max(1, scale))
+            c.stroke()
+            c.selectFont(font)
+            c.setSourceRGB(0.1, 0.1, 0.12)
+            show(c, query + "_", in: field.insetBy(dx: 8 * scale, dy: 0), size: 14 * scale, centered: false)
+            c.setSourceRGB(status == "no match" ? 0.6 : 0.2, 0.2, 0.2)
+            show(c, status, in: Rect(x: field.maxX + 12 * scale, y: 0, width: 110 * scale, height: height), size: 13 * scale, centered: false)
+            c.setSourceRGB(0.45, 0.45, 0.48)
+            show(c, "Enter: next \u{00B7} Shift+Enter: previous \u{00B7} Esc: close",
+                 in: Rect(x: field.maxX + 130 * scale, y: 0, width: max(0, width - field.maxX - 140 * scale), height: height), size: 12 * scale, centered: false)
+        }
+    }
+
     private static func drawButtons(_ c: CairoContext, _ buttons: [ChromeButton], scale: Double, theme: Theme) {
         c.selectFont(font)
         for b in buttons {

@@ -43,6 +43,8 @@ public final class CalculatorWindow {
     private var pressed: CalculatorLayout.Target?
     /// What the result bar showed last (repainted when it changes).
     private var shownResult: String?
+    /// `QUIRE_TRACE=1`: results and pushes are printed on stdout (`quire: calc result=…`, for scripts and tests).
+    private let trace = ProcessInfo.processInfo.environment["QUIRE_TRACE"] == "1"
 
     public init(options: CalculatorOptions) throws {
         display = try X11Display(name: options.display)
@@ -78,12 +80,17 @@ public final class CalculatorWindow {
     public func run() throws -> Int32 {
         stop.install(waking: wake)
         top.show()
+        canvas.showRaised()
         while !quitting {
             while events.hasPending && !quitting { events.next { handle($0) } }
             if stop.flag.isSet || quitting { break }
             view.editor.processPendingResults()
             let result = controller.current?.solution.result?.latex ?? controller.resultText
-            if result != shownResult { shownResult = result; chromeDirty = true }
+            if result != shownResult {
+                shownResult = result
+                chromeDirty = true
+                if trace { say("quire: calc result=\(result)") }
+            }
             present()
             events.flush()
             if events.wait(timeoutMs: view.editor.isIdle ? 2000 : 50, wakeFD: wake.readFD) { wake.drain() }
@@ -111,6 +118,8 @@ public final class CalculatorWindow {
         }
     }
 
+    private func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+
     private func scene() -> CalculatorScene {
         let h = controller.history
         let rows = layout.historyRows(count: h.count).map { (latex: h[$0.index], frame: $0.frame) }
@@ -124,7 +133,10 @@ public final class CalculatorWindow {
 
     private func push() {
         do {
-            if try controller.push() { chromeDirty = true }
+            if try controller.push() {
+                chromeDirty = true
+                if trace { say("quire: calc pushed=\(controller.history.last ?? "") history=\(controller.history.count)") }
+            }
         } catch {
             FileHandle.standardError.write(Data("quire: calculator: \(error)\n".utf8))
         }

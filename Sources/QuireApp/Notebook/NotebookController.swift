@@ -93,6 +93,48 @@ final class NotebookController {
         return true
     }
 
+    // MARK: search
+
+    /// The search bar, where the window has one.
+    var search: SearchBarController?
+
+    func perform(_ command: SearchCommand) {
+        guard let search, let nb = session.notebook else { return }
+        switch command {
+        case .open:
+            if !search.isOpen { search.open(width: Double(view.size.width)) }
+            search.showHits(page: nil)
+        case .close:
+            search.close()
+        case .next, .previous:
+            guard search.isOpen,
+                  let hit = search.step(forward: command == .next, fromPage: nb.currentIndex, package: nb.package) else { return }
+            if hit.partIndex != nb.currentIndex {
+                guard !recording else { return }
+                view.router.cancelAll()
+                do { try nb.goTo(hit.partIndex) } catch {
+                    show(CommandDispatcher.message(error))
+                    return
+                }
+                host?.notebookChanged()
+            }
+            reveal(hit.box, below: search.height)
+            search.showHits(page: nb.currentIndex)
+        }
+    }
+
+    /// Scrolls a box (model mm) into view when it is not, a third of the way down, clear of the
+    /// bar `below` pixels high at the top.
+    private func reveal(_ box: Rect, below top: Double) {
+        let t = editor.viewTransform
+        let r = t.apply(box)
+        let w = Double(view.size.width), h = Double(view.size.height)
+        var offset = editor.viewState.offset
+        if r.y < top || r.maxY > h { offset.y = max(top + 10, h / 3) - box.y * t.scale }
+        if r.x < 0 || r.maxX > w { offset.x = 20 - box.x * t.scale }
+        if offset != editor.viewState.offset { editor.restoreView(ViewState(zoom: editor.zoomLevel, offset: offset)) }
+    }
+
     // MARK: files
 
     func perform(_ command: FileCommand) {

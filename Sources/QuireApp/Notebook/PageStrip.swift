@@ -71,7 +71,8 @@ struct PageStripLayout: Equatable, Sendable {
     }
 }
 
-/// The page strip at the window's right: a thumbnail per page to jump to it, a drag to reorder,
+/// The page strip at the window's right: a thumbnail per page to jump to it, a drag to reorder
+/// (a finger holds still first; a finger's plain drag scrolls),
 /// buttons for a new page (its kind chosen from a menu), a copy, and deleting the page shown.
 final class PageStripController {
     let layout: PageStripLayout
@@ -85,9 +86,15 @@ final class PageStripController {
     private var thumbnails: [String: (revision: Int, pageWidth: Double, made: UInt64, surface: CairoSurface)] = [:]
     /// A page being written on gets a new thumbnail at most this often (monotonic ns).
     private static let refreshNs: UInt64 = 700_000_000
+    /// The notebook the thumbnails belong to: another file's parts may have the same ids (a copy
+    /// saved with Save As), so a new notebook starts afresh.
+    private weak var shown: Notebook?
     private var pressedButton: PageStripLayout.Button?
-    /// A press on a thumbnail: where, and whether it became a drag.
-    private var press: (page: Int, at: Point, dragging: Bool)?
+    /// A press: the page under it, where and when, the scroll then, and what its drag does.
+    private var press: (page: Int?, at: Point, startScroll: Double, time: UInt64, touch: Bool, mode: DragMode)?
+    private enum DragMode { case undecided, scroll, reorder }
+    /// How long a finger stays still on a page before its drag moves the page (monotonic ns).
+    static let holdNs: UInt64 = 450_000_000
     private var dropLine: Double?
     private var signature = ""
 
@@ -110,18 +117,30 @@ final class PageStripController {
 
     // MARK: input (pixels of the strip)
 
-    func pressed(at p: Point, pages count: Int) {
+    /// A press (pixels of the strip). A finger that drags scrolls the strip; a finger held still
+    /// for a moment first, or a pen or mouse, drags the page under it to a new place.
+    func pressed(at p: Point, pages count: Int, touch: Bool = false, now: UInt64 = monotonicNs()) {
         pressedButton = layout.button(at: p)
-        if pressedButton == nil, let i = layout.page(at: p, scrollY: scrollY, count: count) { press = (i, p, false) }
+        if pressedButton == nil {
+            press = (layout.page(at: p, scrollY: scrollY, count: count), p, scrollY, now, touch, .undecided)
+        }
         signature = ""
     }
 
-    func moved(to p: Point, pages count: Int) {
+    func moved(to p: Point, pages count: Int, now: UInt64 = monotonicNs()) {
         guard var pr = press else { return }
-        if !pr.dragging, hypot(p.x - pr.at.x, p.y - pr.at.y) > 10 * layout.scale { pr.dragging = true }
+        if pr.mode == .undecided, hypot(p.x - pr.at.x, p.y - pr.at.y) > 10 * layout.scale {
+            let held = now >= pr.time + Self.holdNs
+            pr.mode = pr.page == nil || (pr.touch && !held) ? .scroll : .reorder
+        }
         press = pr
-        if pr.dragging {
-            dropLine = layout.drop(at: p.y, scrollY: scrollY, count: count, from: pr.page).lineY
+        switch pr.mode {
+        case .undecided: break
+        case .scroll:
+            scrollY = max(0, min(layout.maxScroll(count: count, height: height), pr.startScroll - (p.y - pr.at.y)))
+            signature = ""
+        case .reorder:
+            if let page = pr.page { dropLine = layout.drop(at: p.y, scrollY: scrollY, count: count, from: page).lineY }
             signature = ""
         }
     }
@@ -130,12 +149,15 @@ final class PageStripController {
     func released(at p: Point, pages count: Int) -> AppCommand? {
         defer { pressedButton = nil; press = nil; dropLine = nil; signature = "" }
         if let b = pressedButton { return layout.button(at: p) == b ? b.command : nil }
-        guard let pr = press else { return nil }
-        if pr.dragging {
-            let to = layout.drop(at: p.y, scrollY: scrollY, count: count, from: pr.page).index
-            return to == pr.page ? nil : .page(.move(from: pr.page, to: to))
+        guard let pr = press, let page = pr.page else { return nil }
+        switch pr.mode {
+        case .scroll: return nil
+        case .reorder:
+            let to = layout.drop(at: p.y, scrollY: scrollY, count: count, from: page).index
+            return to == page ? nil : .page(.move(from: page, to: to))
+        case .undecided:
+            return layout.page(at: p, scrollY: scrollY, count: count) == page ? .page(.goTo(page)) : nil
         }
-        return layout.page(at: p, scrollY: scrollY, count: count) == pr.page ? .page(.goTo(pr.page)) : nil
     }
 
     func wheel(by dy: Double, pages count: Int) {
@@ -157,6 +179,11 @@ final class PageStripController {
     /// While `busy` (a pen is down) a changed page keeps its old thumbnail: ink comes first.
     func paint(notebook: Notebook, pageWidth: Double, theme: Theme, busy: Bool = false, force: Bool = false) {
         guard visible else { return }
+        if shown !== notebook {
+            thumbnails.removeAll()
+            shown = notebook
+            signature = ""
+        }
         let pages = notebook.pages
         if busy, !force { return }
         let sig = "\(notebook.currentIndex)|\(scrollY)|\(height)|\(dropLine ?? -1)|\(press?.page ?? -1)|\(pressedButton?.rawValue ?? "")|"
@@ -169,7 +196,7 @@ final class PageStripController {
             let frame = layout.cellFrame(i, scrollY: scrollY)
             guard frame.maxY >= 0, frame.y <= height else { continue }
             cells.append(PageStripCell(frame: frame, label: "\(i + 1) \u{00B7} \(part.kind.rawValue)", current: i == notebook.currentIndex,
-                                       lifted: press?.dragging == true && press?.page == i,
+                                       lifted: press?.mode == .reorder && press?.page == i,
                                        thumbnail: thumbnail(part, pageWidth: pageWidth, width: tw, height: th)))
         }
         // A thumbnail left stale for now is redrawn by a later call.
