@@ -91,10 +91,21 @@ struct CalcWindowTests {
         let screen = quire_DefaultScreen(x.display)
         let ppmm = Double(quire_DisplayWidth(x.display, screen)) / Double(quire_DisplayWidthMM(x.display, screen))
         let pen = try server.connect(.pen)
-        let buttons = Dictionary(uniqueKeysWithValues: ToolbarLayout(kiosk: false, scale: ready.scale).frames().map { ($0.0, $0.1) })
+        let layout = ToolbarLayout(kiosk: false, scale: ready.scale, width: Double(ready.width))
+        let buttons = Dictionary(uniqueKeysWithValues: layout.frames().map { ($0.0, $0.1) })
         func tap(_ c: ToolbarCommand) throws {
-            let f = try #require(buttons[c])
-            try pen.penStroke(points: [(x: f.midX, y: f.midY, pressure: 0.5), (x: f.midX + 1, y: f.midY, pressure: 0.5)])
+            if let f = buttons[c] {
+                try pen.penStroke(points: [(x: f.midX, y: f.midY, pressure: 0.5), (x: f.midX + 1, y: f.midY, pressure: 0.5)])
+            } else {
+                // Folded into the More menu at this width: open it with the pen, then Down to the item and Enter.
+                let more = try #require(layout.moreFrame, "\(c) has no button and there is no More menu")
+                let i = try #require(layout.folded.firstIndex(of: c))
+                try pen.penStroke(points: [(x: more.midX, y: more.midY, pressure: 0.5), (x: more.midX + 1, y: more.midY, pressure: 0.5)])
+                usleep(300_000)
+                x.focus(ready.window)
+                for _ in 0 ... i { try x.keyChord("Down") }
+                try x.keyChord("Return")
+            }
             usleep(300_000)
         }
         func shot(_ name: String) {
