@@ -91,7 +91,7 @@ struct CalcWindowTests {
         let screen = quire_DefaultScreen(x.display)
         let ppmm = Double(quire_DisplayWidth(x.display, screen)) / Double(quire_DisplayWidthMM(x.display, screen))
         let pen = try server.connect(.pen)
-        let buttons = Dictionary(uniqueKeysWithValues: ToolbarLayout(kiosk: false, scale: ready.scale).frames().map { ($0.0, $0.1) })
+        let buttons = Dictionary(uniqueKeysWithValues: ToolbarLayout(kiosk: false, scale: ready.scale, width: Double(ready.width)).frames().map { ($0.0, $0.1) })
         func tap(_ c: ToolbarCommand) throws {
             let f = try #require(buttons[c])
             try pen.penStroke(points: [(x: f.midX, y: f.midY, pressure: 0.5), (x: f.midX + 1, y: f.midY, pressure: 0.5)])

@@ -96,7 +96,7 @@ struct LassoPenWindowTests {
         }
         func tap(_ px: Double, _ py: Double) throws { try pen.penStroke(points: [(px, py, 0.6), (px, py, 0.6)]) }
         func button(_ label: String) throws {
-            let layout = ToolbarLayout(kiosk: false, scale: ready.scale)
+            let layout = ToolbarLayout(kiosk: false, scale: ready.scale, width: Double(ready.width))
             let f = try #require(layout.frames().first { $0.0.rawValue == label }?.1, "no toolbar button \(label)")
             try tap(Double(topLevel.x) + f.x + f.width / 2, Double(topLevel.y) + f.y + f.height / 2)
         }
