@@ -91,10 +91,19 @@ struct CalcWindowTests {
         let screen = quire_DefaultScreen(x.display)
         let ppmm = Double(quire_DisplayWidth(x.display, screen)) / Double(quire_DisplayWidthMM(x.display, screen))
         let pen = try server.connect(.pen)
-        let buttons = Dictionary(uniqueKeysWithValues: ToolbarLayout(kiosk: false, scale: ready.scale, width: Double(ready.width)).frames().map { ($0.0, $0.1) })
-        func tap(_ c: ToolbarCommand) throws {
-            let f = try #require(buttons[c])
+        let layout = ToolbarLayout(kiosk: false, scale: ready.scale, width: Double(ready.width))
+        func tap(_ f: Rect) throws {
             try pen.penStroke(points: [(x: f.midX, y: f.midY, pressure: 0.5), (x: f.midX + 1, y: f.midY, pressure: 0.5)])
+            usleep(300_000)
+        }
+        func tap(_ c: ToolbarCommand) throws {
+            if let f = layout.frames().first(where: { $0.0 == c })?.1 { return try tap(f) }
+            // Folded into More at 900 px (Math): open it, Down to the item (all enabled before it), Enter.
+            let i = try #require(layout.folded.firstIndex(of: c), "\(c) is neither on the toolbar nor in More")
+            try tap(try #require(layout.moreFrame))
+            x.focus(ready.window)
+            for _ in 0 ... i { try x.keyChord("Down") }
+            try x.keyChord("Return")
             usleep(300_000)
         }
         func shot(_ name: String) {
