@@ -149,7 +149,8 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
         var scrolled = false
         if let last = lastState, !full {
             if last.guides != state.guides || last.guideSpacing != state.guideSpacing || last.pressure != state.pressure
-                || last.debugBoxes != state.debugBoxes || last.background != state.background {
+                || last.debugBoxes != state.debugBoxes || last.background != state.background
+                || (state.debugBoxes && (last.debugLayers != state.debugLayers || last.debugLines != state.debugLines || last.debugGestures != state.debugGestures)) {
                 full = true
             } else if last.transform != state.transform {
                 if let strips = scrollPage(from: last.transform, to: state.transform, state) {

@@ -461,76 +461,8 @@ public final class PageRenderer {
         cr.restore()
     }
 
-    // MARK: debug overlay
-
-    private func drawDebug(_ cr: CairoContext, part: PartModel, state: RenderState, dragged: Set<String>, canvas: Rect, only: Set<String>?) {
-        let px = 1 / max(state.transform.scale, 1e-9)
-        CairoText.lock()
-        defer { CairoText.unlock() }
-        cr.save()
-        cr.selectFont(theme.debugFont)
-        cr.setFontSize(theme.debugFont.size)
-        var labels: [(text: String, anchor: Rect, width: Double)] = []
-        for b in part.blocksInTreeOrder() {
-            if let only, !only.contains(b.id) { continue }
-            cr.save()
-            let offset = dragged.contains(b.id) ? state.dragOffset : Point(x: 0, y: 0)
-            cr.translate(offset.x, offset.y)
-            if !b.box.isEmpty {
-                cr.setSource(theme.debugBlockColor)
-                cr.setLineWidth(px)
-                cr.setDash([4 * px, 3 * px])
-                cr.rectangle(b.box)
-                cr.stroke()
-                cr.setDash([])
-                cr.moveTo(b.box.x + 0.5, b.box.y - 0.6)
-                cr.showText("\(b.type) \(b.id)")
-            }
-            for w in b.words where !w.box.isEmpty {
-                cr.setSource(theme.debugCharColor, alphaScale: 0.9)
-                cr.setLineWidth(px)
-                for ch in w.chars where !ch.box.isEmpty { cr.rectangle(ch.box) }
-                cr.stroke()
-                cr.setSource(theme.debugWordColor)
-                cr.setLineWidth(1.5 * px)
-                cr.rectangle(w.box)
-                cr.stroke()
-                let baseline = wordBaseline(w, block: b, state: state)
-                cr.setSource(theme.debugBaselineColor)
-                cr.moveTo(w.box.x - 1, baseline)
-                cr.lineTo(w.box.maxX + 1, baseline)
-                cr.stroke()
-                var label = w.chosenLabel
-                let others = w.candidates.map(\.label).filter { $0 != w.chosenLabel }.prefix(4)
-                if !others.isEmpty { label += "  [" + others.joined(separator: " | ") + "]" }
-                // Above the word and clear of a "surround" decoration.
-                labels.append((label, w.box.offsetBy(dx: offset.x, dy: offset.y).insetBy(dx: 0, dy: -1), cr.textExtents(label).xAdvance))
-            }
-            cr.restore()
-        }
-        // The labels of neighbouring words (with their candidates, often wider than the word)
-        // would overprint each other: each is placed clear of those before it.
-        let fe = cr.fontExtents()
-        let h = fe.ascent + fe.descent
-        let frames = DebugLabelLayout.place(anchors: labels.map(\.anchor), sizes: labels.map { ($0.width, h) }, gap: 0.4)
-        for (l, f) in zip(labels, frames) {
-            if f.maxY < l.anchor.y - 0.5 {
-                // Moved up: a thin line leads back to its word.
-                cr.setSource(theme.debugLabelColor, alphaScale: 0.5)
-                cr.setLineWidth(px)
-                cr.moveTo(f.x + 0.5, f.maxY)
-                cr.lineTo(l.anchor.x + 0.5, l.anchor.y)
-                cr.stroke()
-            }
-            cr.setSource(theme.debugLabelColor)
-            cr.moveTo(f.x, f.y + fe.ascent)
-            cr.showText(l.text)
-        }
-        cr.restore()
-    }
-
     /// Words carry no baseline: in Text blocks it is the guide nearest the word's bottom, else the bottom.
-    private func wordBaseline(_ w: RecognizedWord, block b: BlockData, state: RenderState) -> Double {
+    func wordBaseline(_ w: RecognizedWord, block b: BlockData, state: RenderState) -> Double {
         guard b.kind == .text, state.guideSpacing > 0 else { return w.box.maxY }
         let origin = b.box.isEmpty ? 0 : b.box.y
         let k = ((w.box.maxY - origin) / state.guideSpacing).rounded()

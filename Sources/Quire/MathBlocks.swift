@@ -1,6 +1,7 @@
 import Foundation
 import InkMath
 import InkModel
+import InkRender
 
 /// What a Math block shows besides its ink: the solver's results beside recognized expressions and
 /// the typeset expressions that replaced converted ink, kept in `TypesetMath` on the block.
@@ -86,6 +87,26 @@ enum MathBlocks {
         }
         let bottoms = glyphs.map(\.box.maxY).sorted()
         return (size, bottoms.isEmpty ? e.box.maxY : bottoms[bottoms.count / 2])
+    }
+
+    /// Where each converted expression of a block is drawn (model mm), by its index in
+    /// `TypesetMath.lines`: what pen gestures hit.
+    static func typesetBoxes(_ b: BlockData, metrics: FontMetricsProvider) -> [(index: Int, box: Rect)] {
+        guard let tm = TypesetMath.decode(b.properties) else { return [] }
+        return tm.lines.enumerated().compactMap { i, line in
+            guard !line.latex.isEmpty, line.size.isFinite, line.size > 0, let node = try? MathNode.parse(latex: line.latex) else { return nil }
+            let l = MathTypesetter(font: FontSpec(size: line.size), metrics: metrics).layout(node)
+            return (i, Rect(x: line.x, y: line.baseline - l.ascent, width: l.width, height: l.height))
+        }
+    }
+
+    /// The block without the converted expressions at `indices` (a scratch-out), results recomputed.
+    static func removingLines(_ indices: Set<Int>, from b: BlockData, options: MathSolverOptions) -> BlockData {
+        guard var tm = TypesetMath.decode(b.properties) else { return b }
+        tm.lines = tm.lines.enumerated().filter { !indices.contains($0.offset) }.map(\.element)
+        var nb = b
+        nb.properties[TypesetMath.propertyKey] = TypesetMath(lines: tm.lines).encoded
+        return refreshed(nb, options: options)
     }
 
     /// The area a block's typeset math may cover (for repainting): its lines, generously.

@@ -43,8 +43,8 @@ public final class AppWindow: EditorDelegate {
     private var exitCode: Int32 = 0
     /// Plays a session recording (`quire replay --window`).
     private let replay: ReplayDriver?
-    /// The inspector window's stroke timeline (`quire inspect` with a display).
-    private let timeline: InspectorTimeline?
+    /// The inspector window's layers, panel and timeline (`quire inspect` with a display).
+    private let inspectorWindow: InspectorWindowController?
 
     private var editor: Editor { view.editor }
 
@@ -120,7 +120,8 @@ public final class AppWindow: EditorDelegate {
         if replay == nil { session.recent = RecentFiles(path: XDG.stateDir + "/recent-files") }
         try session.attach(editor)
         notebook.layout(top: tb, width: w, height: h - tb)
-        timeline = options.inspect ? InspectorTimeline(seqs: editor.part?.model.orderedStrokes.map(\.seq) ?? []) : nil
+        inspectorWindow = options.inspect ? InspectorWindowController(view: view, panel: inspector, window: toolbarWindow, tracer: tracer, scale: scale,
+                                                                      height: layout.height, gestures: options.inspectGestures) : nil
         // A replay records only when asked on its command line (`app.record` names the file it may be playing).
         // `--record` that cannot write is an error; `app.record` (a kiosk's standing setting) only warns.
         if let path = options.record ?? (conf[.appRecord].isEmpty || replay != nil ? nil : conf[.appRecord]) {
@@ -145,10 +146,7 @@ public final class AppWindow: EditorDelegate {
         toolbar.openMenu = { [unowned self] in popup.openMenu(title: $0, items: $1, at: $2) }
         bar.keepAbove = { [unowned self] in popup.raise() }
         inspector.followedBlockId = { [unowned self] in bar.activeBlockId }
-        if let timeline {
-            inspector.toggle()
-            toolbar.show(timeline.status, seconds: 24 * 3600)
-        }
+        inspectorWindow?.start()
         let events = events
         tracer.sync = { events.sync() }
         pointer.flush = { events.flush() }
@@ -190,7 +188,7 @@ public final class AppWindow: EditorDelegate {
             }
             editor.processPendingResults()
             if bar.needsUpdate { bar.update() }
-            if let t = timeline, t.tick(now: monotonicNs()) { timelineMoved(t) }
+            inspectorWindow?.tick(now: monotonicNs())
             if inspector.needsUpdate, !editor.hasActivePointers { inspector.update() }
             present()
             selectionTrace.update(editor, tracer)
@@ -204,7 +202,7 @@ public final class AppWindow: EditorDelegate {
                 if let wait = r.msUntilNext() { timeout = min(timeout, wait) }
                 r.announceIfDone()
             }
-            if let wait = timeline?.msUntilNext(now: monotonicNs()) { timeout = min(timeout, wait) }
+            if let wait = inspectorWindow?.timeline.msUntilNext(now: monotonicNs()) { timeout = min(timeout, wait) }
             if let deadline = pointer.longPressDeadline {
                 let now = monotonicNs()
                 timeout = deadline <= now ? 0 : min(timeout, Int32((deadline - now) / 1_000_000) + 1)
@@ -252,6 +250,7 @@ public final class AppWindow: EditorDelegate {
     }
 
     private func paintToolbar(force: Bool = false) {
+        if let iw = inspectorWindow { iw.paint(width: size.width, theme: view.renderer.theme, force: force); return }
         let nb = session.notebook
         toolbar.latched = notebook.strip.visible ? [.pages] : []
         toolbar.disabled = Set([nb.map { $0.currentIndex == 0 } == true ? ToolbarCommand.previousPage : nil,
@@ -325,16 +324,9 @@ public final class AppWindow: EditorDelegate {
 
     private func handleKey(_ k: KeyInput) {
         if keyMap.isExitChord(k) { finish(save: true); return }
-        if let timeline {
-            // The inspector window reads ink, it does not edit it: the timeline's keys and the window's own.
-            if let a = InspectorTimeline.action(for: k) {
-                switch a {
-                case .toggleBoxes: inspector.toggle(panel: false)
-                case .togglePanel: inspector.toggle(overlay: false)
-                default: if timeline.apply(a, now: monotonicNs()) || a == .play { timelineMoved(timeline) }
-                }
-                return
-            }
+        if let iw = inspectorWindow {
+            // The inspector window reads ink, it does not edit it: its own keys and the window's.
+            if iw.handleKey(k) { return }
             if let c = keyMap.command(for: k), [.toggleInspector, .toggleFullscreen, .quit, .zoomIn, .zoomOut].contains(c) { dispatcher.perform(c) }
             return
         }
@@ -347,13 +339,6 @@ public final class AppWindow: EditorDelegate {
             return
         }
         if let command { dispatcher.perform(command) }
-    }
-
-    /// The timeline shows another number of strokes.
-    private func timelineMoved(_ t: InspectorTimeline) {
-        view.strokeLimit = t.limit
-        toolbar.show(t.status, seconds: 24 * 3600)
-        if tracer.enabled { tracer.emit("timeline", .object(["shown": .number(Double(t.shown)), "total": .number(Double(t.seqs.count))])) }
     }
 
     private func handlePointer(_ e: PointerInput) {
@@ -382,9 +367,11 @@ public final class AppWindow: EditorDelegate {
             }
             return
         }
+        if let iw = inspectorWindow, e.window == toolbarWindow.id {
+            iw.handlePointer(e)
+            return
+        }
         if e.window == toolbarWindow.id, !e.isMotion {
-            // The inspector window's toolbar only shows the timeline.
-            if timeline != nil { return }
             if e.isPress, popup.isOpen { popup.close() }
             guard button1 else { return }
             if e.isPress {
@@ -400,7 +387,7 @@ public final class AppWindow: EditorDelegate {
         // Coordinates relative to the canvas even when an implicit grab reports on the toolbar.
         let p = e.window != toolbarWindow.id ? e.point : Point(x: e.point.x, y: e.point.y - Double(toolbar.layout.height))
         // The inspector window only scrolls and zooms (the wheel): pens and fingers do not edit what it shows.
-        if timeline != nil, !(4 ... 7).contains(e.detail) || e.isTouch { return }
+        if inspectorWindow != nil, !(4 ... 7).contains(e.detail) || e.isTouch { return }
         pointer.handle(e, at: p)
     }
 

@@ -69,11 +69,25 @@ final class EditorView {
         didSet { if strokeLimit != oldValue { renderer.invalidate(nil) } }
     }
 
+    /// The debug overlay's layers and the data they draw (the inspector window sets them).
+    var debugLayers: DebugLayers = .editor {
+        didSet { if debugLayers != oldValue { renderer.invalidate(nil) } }
+    }
+    var debugLines: [DebugLineBand] = [] {
+        didSet { if debugLines != oldValue { renderer.invalidate(nil) } }
+    }
+    var debugGestures: [DebugGestureMark] = [] {
+        didSet { if debugGestures != oldValue { renderer.invalidate(nil) } }
+    }
+
     /// Renders what changed on the page and puts it on the canvas.
     func present() {
         guard let surface = canvas?.surface else { return }
         var state = editor.renderState
         state.strokeLimit = strokeLimit
+        state.debugLayers = debugLayers
+        state.debugLines = debugLines
+        state.debugGestures = debugGestures
         if let r = renderer.render(part: editor.part?.model, state: state) {
             composite(surface, r)
         }

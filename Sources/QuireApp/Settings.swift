@@ -28,6 +28,9 @@ public struct AppOptions: Sendable {
     /// The inspector window (`quire inspect` with a display): the debug overlay and the inspector
     /// panel open, a stroke timeline on the arrow keys, typing off.
     public var inspect = false
+    /// What the gesture classifier said about each pen stroke of a replayed session, for the
+    /// inspector window's gestures layer.
+    public var inspectGestures: [GestureExplanation] = []
     public init() {}
 }
 

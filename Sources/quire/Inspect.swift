@@ -71,10 +71,12 @@ struct InspectCommand: ParsableCommand {
         guard compare == nil else { throw QuireError(.invalidArgument, "--compare is shown in the HTML report (--html OUT.html)") }
         let temp = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: temp) }
-        let path = try prepare(in: temp, gestures: GestureLog())
+        let gestures = GestureLog()
+        let path = try prepare(in: temp, gestures: gestures)
         var o = AppOptions()
         o.file = path
         o.inspect = true
+        o.inspectGestures = gestures.all
         o.display = name
         o.openingNote = "Inspecting \(URL(fileURLWithPath: input).lastPathComponent)"
         if let geometry {

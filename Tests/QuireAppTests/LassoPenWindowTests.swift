@@ -139,7 +139,6 @@ struct LassoPenWindowTests {
         }
         #expect(marked.labels == read.labels, "the highlighter changed the reading: \(read.labels) -> \(marked.labels)")
         #expect(marked.words.filter { $0.styles.contains("highlight") }.count == 1, "\(marked.words.map { ($0.label, $0.styles) })")
-        try shot("highlighted")
 
         // 3. The lasso from the toolbar; a loop around the second and third words selects their
         // strokes and nothing else.
@@ -155,13 +154,15 @@ struct LassoPenWindowTests {
             }
         }
         loop.append((ox + l, oy + b - 1, 0.6))
+        let beforeLasso = seen
         try pen.penStroke(points: loop)
         let expected = words[1].strokes.count + words[2].strokes.count
         let selected = try selection("\(expected) strokes") { $0.strokes == expected && $0.blocks == 0 && $0.frame != nil }
         let b0 = try #require(selected.bounds), f0 = try #require(selected.frame)
         #expect(b0.x * ppmm > written[1].x - 0.5 * ppmm && (b0.x + b0.width) * ppmm < written[2].x + written[2].width + 0.5 * ppmm,
                 "selection \(b0) mm is not the two words \(written[1]) \(written[2]) px")
-        try shot("lasso-selected")
+        // The candidates bar steps aside while the selection's handles show.
+        _ = try app.waitForLine(after: beforeLasso, what: "the bar hidden for the selection") { BarState($0)?.block == nil }
 
         // 4. A pen drag inside the frame moves the selection: 15 mm right, 30 mm down.
         let (dx, dy) = (15.0, 30.0)
@@ -172,7 +173,6 @@ struct LassoPenWindowTests {
         let b1 = try #require(moved.bounds), f1 = try #require(moved.frame)
         #expect(abs(b1.width - b0.width) < 0.02 && abs(b1.height - b0.height) < 0.02, "moving changed the size: \(b0) -> \(b1)")
         #expect(moved.undo && !moved.redo)
-        try shot("lasso-moved")
 
         // 5. The bottom-right handle, dragged out along the diagonal, resizes by 1.5 about the
         // opposite corner (the top-left of the ink, 6 px inside the frame's corner).
@@ -182,7 +182,7 @@ struct LassoPenWindowTests {
         let scaledTo: Box = (b1.x, b1.y, b1.width * factor, b1.height * factor)
         let scaled = try selection("its ink resized by \(factor)") { $0.strokes == expected && $0.at(scaledTo, tol: 0.6) }
         let b2 = try #require(scaled.bounds)
-        try shot("lasso-resized")
+        try shot("lasso-handles")
 
         // 6. Each drag was one undo step: Ctrl+Z twice goes back through the move to the start,
         // Ctrl+Y twice comes back to the resized ink.
@@ -242,13 +242,19 @@ struct LassoPenWindowTests {
                 "a popup starts above the canvas: \(String(describing: palette.first?["frame"])), \(String(describing: grid.first?["frame"]))")
         let cell = grid[20]
         let custom = try #require(cell["swatch"] as? String)
-        try shot("colour-grid")
+        try shot("pens-colour-grid")
         try tapItem(cell)
-        let customWord = words[0]
+        let customWord = words[3]
         let cb = customWord.bounds, ck = height / max(cb.height, 1)
         for s in customWord.strokes {
-            try pen.penStroke(points: s.map { (ox + 20 * ppmm + ($0.x - cb.x) * ck, oy + top + 45 * ppmm + ($0.y - cb.y) * ck, 0.6) })
+            try pen.penStroke(points: s.map { (ox + 20 * ppmm + ($0.x - cb.x) * ck, oy + top + 65 * ppmm + ($0.y - cb.y) * ck, 0.6) })
         }
+        let customBox: Box = (20 * ppmm, top + 65 * ppmm, cb.width * ck, height)
+        _ = try next("the chosen colour's word read whole", BarState.init) { s in
+            !s.words.contains(where: \.changed)
+                && s.words.contains { $0.ink && Self.contains(customBox, $0.center, slack: 2) && $0.box.width >= customBox.width * 0.9 }
+        }
+        try shot("pens-ink")
 
         // 9. The package: the moved words' strokes where the selection ended, the red word red,
         // one highlighter stroke, the highlighted word in JSON; the palette's choice kept.

@@ -110,6 +110,36 @@ final class ScriptedMathRecognizer: BlockPropertiesRecognizer, @unchecked Sendab
         #expect(try Self.typeset(f, f.editor.rootBlock).first?.latex == "12+7=")
     }
 
+    @Test func scratchOutRemovesATypesetExpression() throws {
+        let f = try Fixture(type: "Math")
+        f.editor.register(ScriptedMathRecognizer([("x=3", ["x", "=", "3"]), ("2x+1=", ["2", "x", "+", "1", "="])]))
+        try Self.writeLine(f, symbols: 3, y: 100)
+        try Self.writeLine(f, symbols: 5, y: 200)
+        try f.editor.waitForIdle()
+        try f.editor.convert(nil, targetState: .digitalEdit)
+        try f.editor.waitForIdle()
+        #expect(try Self.typeset(f, f.editor.rootBlock).map(\.latex) == ["x=3", "2x+1="])
+        let b = try #require(f.editor.rootBlock?.data)
+        let box = try #require(MathBlocks.typesetBoxes(b, metrics: FixedMetrics()).first?.box)
+        // A zig-zag over the first expression, in view pixels.
+        let pts = (0...6).map { i in f.editor.viewTransform.apply(Point(x: i % 2 == 0 ? box.x - 0.5 : box.maxX + 0.5, y: box.y + box.height * Double(i) / 6)) }
+        try f.editor.pointerDown(x: pts[0].x, y: pts[0].y, t: 5000, f: 0.5, type: .pen, pointerId: -1)
+        for (k, p) in pts.enumerated().dropFirst() {
+            for j in 1...8 {
+                let q = pts[k - 1], a = Double(j) / 8
+                try f.editor.pointerMove(x: q.x + (p.x - q.x) * a, y: q.y + (p.y - q.y) * a, t: 5000 + Int64(k * 80 + j * 10), f: 0.5, type: .pen, pointerId: -1)
+            }
+        }
+        try f.editor.pointerUp(x: pts.last!.x, y: pts.last!.y, t: 5700, f: 0.5, type: .pen, pointerId: -1)
+        try f.editor.waitForIdle()
+        #expect(f.part.model.strokes.isEmpty, "the scratch-out is not ink")
+        let lines = try Self.typeset(f, f.editor.rootBlock)
+        #expect(lines.map(\.latex) == ["2x+1="])
+        #expect(lines.first?.diagnostic == "x has no value", "x's assignment went with its line")
+        f.editor.undo()
+        #expect(try Self.typeset(f, f.editor.rootBlock).map(\.result) == [nil, "7"])
+    }
+
     @Test func mathBlockInATextDocument() throws {
         let f = try Fixture(type: "Text Document")
         f.editor.register(ScriptedMathRecognizer([("\\frac{1}{3}+\\frac{1}{6}=", ["1", "-", "3", "+", "1", "-", "6", "="])]))

@@ -2,9 +2,9 @@ import Foundation
 import Quire
 
 /// The inspector window's timeline: the part's strokes in writing order, the first `shown` of
-/// them drawn. Left and Right step a stroke, Home and End jump, Space plays and pauses; B and P
-/// toggle the overlay's boxes and the panel. Everything else is ignored: the window shows how ink
-/// was read, it does not edit it.
+/// them drawn. Left and Right step a stroke, Home and End jump, Space plays and pauses, the bar's
+/// scrubber seeks; letters toggle the overlay's layers and the panel (`InspectorControls`).
+/// Everything else is ignored: the window shows how ink was read, it does not edit it.
 final class InspectorTimeline {
     private(set) var seqs: [Int64]
     private(set) var shown: Int
@@ -21,8 +21,19 @@ final class InspectorTimeline {
     /// The `seq` of the last stroke drawn (nil: all are).
     var limit: Int64? { shown >= seqs.count ? nil : shown == 0 ? Int64.min : seqs[shown - 1] }
 
-    /// What a key does in the inspector window.
-    enum Action: Equatable { case step(Int), start, end, play, toggleBoxes, togglePanel }
+    /// What a key or a button does in the inspector window.
+    enum Action: Equatable {
+        case step(Int), start, end, play
+        /// Shows the first N strokes (the scrubber).
+        case seek(Int)
+        case toggleLayer(DebugLayers)
+        case togglePanel
+    }
+
+    /// Each layer's key (and the panel's, P).
+    static let layerKeys: [(Character, DebugLayers)] = [
+        ("l", .lines), ("w", .words), ("c", .chars), ("t", .labels), ("b", .blocks), ("f", .frames), ("g", .gestures),
+    ]
 
     static func action(for k: KeyInput) -> Action? {
         guard !k.ctrl, !k.alt else { return nil }
@@ -32,13 +43,15 @@ final class InspectorTimeline {
         case .home: return .start
         case .end: return .end
         case .character(" "): return .play
-        case .character(let c) where c == "b" || c == "B": return .toggleBoxes
-        case .character(let c) where c == "p" || c == "P": return .togglePanel
+        case .character(let c):
+            let lower = Character(c.lowercased())
+            if lower == "p" { return .togglePanel }
+            return layerKeys.first { $0.0 == lower }.map { .toggleLayer($0.1) }
         default: return nil
         }
     }
 
-    /// Applies a timeline action (`toggleBoxes`/`togglePanel` are the window's); true when the strokes shown changed.
+    /// Applies a timeline action (layers and panel are the window's); true when the strokes shown changed.
     @discardableResult
     func apply(_ a: Action, now: UInt64) -> Bool {
         let before = shown
@@ -46,13 +59,14 @@ final class InspectorTimeline {
         case .step(let d): playing = false; shown = min(seqs.count, max(0, shown + d))
         case .start: playing = false; shown = 0
         case .end: playing = false; shown = seqs.count
+        case .seek(let n): playing = false; shown = min(seqs.count, max(0, n))
         case .play:
             if playing { playing = false } else {
                 if shown >= seqs.count { shown = 0 }
                 playing = true
                 due = now + interval * 1_000_000
             }
-        case .toggleBoxes, .togglePanel: break
+        case .toggleLayer, .togglePanel: break
         }
         return shown != before
     }
@@ -72,8 +86,6 @@ final class InspectorTimeline {
         return due <= now ? 0 : Int32((due - now) / 1_000_000) + 1
     }
 
-    /// The toolbar's line.
-    var status: String {
-        "Inspector: \(shown) / \(seqs.count) strokes\(playing ? " (playing)" : "") · ←/→ step · Home/End · Space play · B boxes · P panel · F12"
-    }
+    /// The bar's count ("12 / 40").
+    var status: String { "\(shown) / \(seqs.count)\(playing ? " ▶" : "")" }
 }
