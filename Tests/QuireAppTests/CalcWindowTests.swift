@@ -92,20 +92,18 @@ struct CalcWindowTests {
         let ppmm = Double(quire_DisplayWidth(x.display, screen)) / Double(quire_DisplayWidthMM(x.display, screen))
         let pen = try server.connect(.pen)
         let layout = ToolbarLayout(kiosk: false, scale: ready.scale, width: Double(ready.width))
-        let buttons = Dictionary(uniqueKeysWithValues: layout.frames().map { ($0.0, $0.1) })
+        func tap(_ f: Rect) throws {
+            try pen.penStroke(points: [(x: f.midX, y: f.midY, pressure: 0.5), (x: f.midX + 1, y: f.midY, pressure: 0.5)])
+            usleep(300_000)
+        }
         func tap(_ c: ToolbarCommand) throws {
-            if let f = buttons[c] {
-                try pen.penStroke(points: [(x: f.midX, y: f.midY, pressure: 0.5), (x: f.midX + 1, y: f.midY, pressure: 0.5)])
-            } else {
-                // Folded into the More menu at this width: open it with the pen, then Down to the item and Enter.
-                let more = try #require(layout.moreFrame, "\(c) has no button and there is no More menu")
-                let i = try #require(layout.folded.firstIndex(of: c))
-                try pen.penStroke(points: [(x: more.midX, y: more.midY, pressure: 0.5), (x: more.midX + 1, y: more.midY, pressure: 0.5)])
-                usleep(300_000)
-                x.focus(ready.window)
-                for _ in 0 ... i { try x.keyChord("Down") }
-                try x.keyChord("Return")
-            }
+            if let f = layout.frames().first(where: { $0.0 == c })?.1 { return try tap(f) }
+            // Folded into More at 900 px (Math): open it, Down to the item (all enabled before it), Enter.
+            let i = try #require(layout.folded.firstIndex(of: c), "\(c) is neither on the toolbar nor in More")
+            try tap(try #require(layout.moreFrame))
+            x.focus(ready.window)
+            for _ in 0 ... i { try x.keyChord("Down") }
+            try x.keyChord("Return")
             usleep(300_000)
         }
         func shot(_ name: String) {
