@@ -41,3 +41,13 @@ enum MathMLWriter {
         }
     }
 }
+
+extension MathNode {
+    /// Several expression lines as one `<math>` element: the line itself when there is one, else an
+    /// `mtable` with one row per line.
+    public static func mathML(lines: [MathNode]) -> String {
+        if lines.count == 1 { return lines[0].mathML }
+        let rows = lines.map { "<mtr><mtd>" + MathMLWriter.content($0) + "</mtd></mtr>" }.joined()
+        return "<math xmlns=\"http://www.w3.org/1998/Math/MathML\" display=\"block\"><mtable>" + rows + "</mtable></math>"
+    }
+}

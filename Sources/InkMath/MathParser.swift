@@ -23,8 +23,13 @@ public struct ParsedSymbolInput: Sendable, Hashable {
 public enum MathParser {
     /// Parses one expression line; an empty list gives an empty row.
     public static func parse(_ symbols: [ParsedSymbolInput]) -> MathNode {
-        let items = symbols.map { Item(cls: $0.label, box: $0.box, tick: $0.tick) }
-        return MathTreeBuilder.node(baseline(structures(items)))
+        MathTreeBuilder.node(layout(symbols))
+    }
+
+    /// The layout of a line before it becomes a tree; each symbol token keeps its input's index.
+    static func layout(_ symbols: [ParsedSymbolInput]) -> [LayoutToken] {
+        let items = symbols.enumerated().map { Item(cls: $1.label, box: $1.box, tick: $1.tick, source: $0) }
+        return baseline(structures(items))
     }
 
     /// The x where a radical's ink first comes within 30% of its top.
@@ -46,8 +51,10 @@ public enum MathParser {
         let box: MathBox
         let kind: Kind
         let tick: Double?
-        init(cls: Character, box: MathBox, kind: Kind = .symbol, tick: Double? = nil) {
-            self.cls = cls; self.box = box; self.kind = kind; self.tick = tick
+        /// The index of the input symbol (-1 for a structure).
+        let source: Int
+        init(cls: Character, box: MathBox, kind: Kind = .symbol, tick: Double? = nil, source: Int = -1) {
+            self.cls = cls; self.box = box; self.kind = kind; self.tick = tick; self.source = source
         }
         var isSymbol: Bool { if case .symbol = kind { return true } else { return false } }
         /// The class when the item is a plain symbol, nil for a structure.
@@ -185,10 +192,10 @@ public enum MathParser {
             }
             if it.symbol == "." {
                 let ref = base.map { lineMetrics($0.item, $0.height).baseline } ?? it.y1
-                toks.append(.symbol(ref - it.cy > 0.25 * H ? "·" : "."))
+                toks.append(.symbol(ref - it.cy > 0.25 * H ? "·" : ".", source: it.source))
             } else {
                 switch it.kind {
-                case .symbol: toks.append(.symbol(it.cls))
+                case .symbol: toks.append(.symbol(it.cls, source: it.source))
                 case let .fraction(_, num, den, _): toks.append(.fraction(baseline(num), baseline(den)))
                 case let .radical(_, inside, _, _): toks.append(.radical(baseline(inside)))
                 }

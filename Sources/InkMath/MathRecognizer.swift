@@ -31,13 +31,19 @@ public final class MathRecognizer: Sendable {
     public let maxStrokesPerLine: Int
     /// Whether stroke groups too large to be one symbol are skipped (`MathSegmenter.hypotheses`).
     public let pruneHypotheses: Bool
+    /// Weight of the symbol-sequence prior (`MathContext.standard`) against the classifier's scores
+    /// when symbols' classes are chosen; 0 reads every symbol on its own.
+    public let contextWeight: Double
+    /// The default `contextWeight`, chosen on composed validation expressions (docs/MATH-MODEL.md).
+    public static let defaultContextWeight = 0.5
 
     let junkClass: Int
     let symbolClasses: [Int]
 
     /// A recognizer over loaded weights. Throws `MathRecognizerError.notAMathModel` for other weights.
     public init(model: RecognitionModel, groupPenalty: Double = MathSegmenter.defaultGroupPenalty,
-                maxCandidates: Int = 5, maxStrokesPerLine: Int = 400, pruneHypotheses: Bool = true) throws {
+                maxCandidates: Int = 5, maxStrokesPerLine: Int = 400, pruneHypotheses: Bool = true,
+                contextWeight: Double = defaultContextWeight) throws {
         guard let junk = model.charset.firstIndex(of: MathSymbols.junk) else {
             throw MathRecognizerError.notAMathModel("no \"\(MathSymbols.junk)\" class")
         }
@@ -49,6 +55,7 @@ public final class MathRecognizer: Sendable {
         self.maxCandidates = max(1, maxCandidates)
         self.maxStrokesPerLine = max(1, maxStrokesPerLine)
         self.pruneHypotheses = pruneHypotheses
+        self.contextWeight = contextWeight.isFinite ? max(0, contextWeight) : 0
         junkClass = junk + 1
         symbolClasses = Array(1 ... model.charset.count).filter { $0 != junk + 1 }
     }
@@ -97,9 +104,17 @@ public final class MathRecognizer: Sendable {
             ticks.append(scored.best[k].label == "√" ? MathParser.radicalTick(g.map { strokes[$0] }) : nil)
         }
         let order = symbols.indices.sorted { (symbols[$0].box.x, $0) < (symbols[$1].box.x, $1) }
-        symbols = order.map { symbols[$0] }
         ticks = order.map { ticks[$0] }
-        let readings = MathReadings.nBest(symbols: symbols, ticks: ticks, limit: maxCandidates)
+        symbols = MathReadings.sizeChecked(order.map { symbols[$0] }, ticks: ticks)
+        let (readings, labels) = MathReadings.nBest(symbols: symbols, ticks: ticks, limit: maxCandidates,
+                                                    context: MathContext.standard, weight: contextWeight)
+        for i in symbols.indices where symbols[i].label != String(labels[i]) {
+            // The chosen class first, as `MathSymbol.candidates` promises.
+            symbols[i].label = String(labels[i])
+            if let k = symbols[i].candidates.firstIndex(where: { $0.label == symbols[i].label }) {
+                symbols[i].candidates.insert(symbols[i].candidates.remove(at: k), at: 0)
+            }
+        }
         let box = symbols.dropFirst().reduce(symbols[0].box) { $0.union($1.box) }
         return MathExpression(node: readings[0].node, latex: readings[0].latex, symbols: symbols, candidates: readings,
                               box: box, strokeIndices: index)

@@ -28,7 +28,8 @@ public struct MathSymbolCandidate: Sendable, Hashable, Codable {
 
 /// One recognised symbol of an expression: its class, the alternatives, where it is and its ink.
 public struct MathSymbol: Sendable, Hashable, Codable {
-    /// The chosen class (see `MathSymbolCandidate.label`).
+    /// The chosen class (see `MathSymbolCandidate.label`): the best candidate, or a close
+    /// runner-up its neighbours make likelier (`MathContext`).
     public var label: String
     /// The classes considered, best first (the chosen one first).
     public var candidates: [MathSymbolCandidate]

@@ -3,7 +3,8 @@ import Foundation
 /// What the structure parser reads a line into, before it becomes a tree: symbols (after the
 /// parser's decisions: "·" for a raised dot), structures and scripts, left to right.
 indirect enum LayoutToken: Equatable {
-    case symbol(Character)
+    /// A symbol's class and the index of the parser's input symbol it came from.
+    case symbol(Character, source: Int)
     case fraction([LayoutToken], [LayoutToken])
     case radical([LayoutToken])
     case script(superscript: Bool, [LayoutToken])
@@ -39,15 +40,15 @@ enum MathTreeBuilder {
         var i = 0
         while i < tokens.count {
             switch tokens[i] {
-            case let .symbol(c):
+            case let .symbol(c, _):
                 if MathSymbols.digits.contains(c) {
                     var s = String(c)
                     var dot = false
                     i += 1
-                    while i < tokens.count, case let .symbol(d) = tokens[i] {
+                    while i < tokens.count, case let .symbol(d, _) = tokens[i] {
                         if MathSymbols.digits.contains(d) {
                             s.append(d)
-                        } else if d == ".", !dot, i + 1 < tokens.count, case let .symbol(e) = tokens[i + 1], MathSymbols.digits.contains(e) {
+                        } else if d == ".", !dot, i + 1 < tokens.count, case let .symbol(e, _) = tokens[i + 1], MathSymbols.digits.contains(e) {
                             dot = true
                             s.append(d)
                         } else {
@@ -75,7 +76,10 @@ enum MathTreeBuilder {
 
     private static func function(at i: Int, _ tokens: [LayoutToken]) -> String? {
         MathSymbols.functions.first { f in
-            i + f.count <= tokens.count && zip(f, tokens[i ..< i + f.count]).allSatisfy { $1 == .symbol($0) }
+            i + f.count <= tokens.count && zip(f, tokens[i ..< i + f.count]).allSatisfy { c, t in
+                if case let .symbol(d, _) = t { return c == d }
+                return false
+            }
         }
     }
 

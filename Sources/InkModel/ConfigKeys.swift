@@ -60,6 +60,10 @@ extension ConfigKey where Value == Bool {
     public static let rendererPredictionEnable = ConfigKey("renderer.prediction.enable", default: false)
     /// The app ignores touch while the pen is near or shortly after it lifts.
     public static let inputPalmRejectionEnable = ConfigKey("input.palm-rejection.enable", default: true)
+    /// Math is computed: results after a trailing `=` and at `?` (see `mathSolverNumericalComputation`).
+    public static let mathSolverEnable = ConfigKey("math.solver.enable", default: true)
+    /// The solved expression keeps products written without a sign as written (`2x`); false adds `×`.
+    public static let mathSolverDisplayImplicitMultiply = ConfigKey("math.solver.display-implicit-multiply", default: true)
 
     /// The eraser removes only the touched part of a stroke in parts of `type` (else whole strokes).
     public static func erasePrecisely(_ type: PartType) -> ConfigKey {
@@ -93,6 +97,8 @@ extension ConfigKey where Value == Int {
     public static let packageMaxEntries = ConfigKey("content-package.max-entries", default: 10_000)
     public static let packageMaxUncompressedSize = ConfigKey("content-package.max-uncompressed-size", default: 512 << 20)
     public static let packageMaxEntrySize = ConfigKey("content-package.max-entry-size", default: 256 << 20)
+    /// Digits after the decimal point of a decimal result (0 to 15).
+    public static let mathSolverFractionalPartDigits = ConfigKey("math.solver.fractional-part-digits", default: 3, in: 0...15)
 }
 
 extension ConfigKey where Value == String {
@@ -109,11 +115,16 @@ extension ConfigKey where Value == String {
     /// The tool (a `Tool` raw value) a mouse and a touch screen start with in the app.
     public static let inputMouseTool = ConfigKey("input.mouse-tool", default: "pen")
     public static let inputTouchTool = ConfigKey("input.touch-tool", default: "hand")
+    /// Angles of sin, cos and tan: `deg` or `rad`.
+    public static let mathSolverAngleUnit = ConfigKey("math.solver.angle-unit", default: "deg")
 }
 
 extension ConfigKey where Value == [String] {
     /// Device class overrides in the app ("name=pen", …).
     public static let inputDevices = ConfigKey("input.devices", default: [])
+    /// Where results are computed: `at-right-of-equal-sign` (`12+7=`), `at-question-mark` (`3+4=?`).
+    public static let mathSolverNumericalComputation = ConfigKey("math.solver.numerical-computation",
+                                                                 default: ["at-right-of-equal-sign", "at-question-mark"])
 
     /// The edit gestures enabled in parts of `type`.
     public static func penGestures(_ type: PartType) -> ConfigKey {

@@ -196,7 +196,8 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
         var preview = false
         if let last = lastState, !full {
             if last.guides != state.guides || last.guideSpacing != state.guideSpacing || last.pressure != state.pressure
-                || last.debugBoxes != state.debugBoxes || last.background != state.background {
+                || last.debugBoxes != state.debugBoxes || last.background != state.background
+                || (state.debugBoxes && (last.debugLayers != state.debugLayers || last.debugLines != state.debugLines || last.debugGestures != state.debugGestures)) {
                 full = true
             } else if last.transform != state.transform {
                 if let strips = scrollPage(from: last.transform, to: state.transform, state) {
@@ -240,7 +241,9 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
         let damage = takeDamage()
         full = full || damage.full
         lastState = state
-        let tiled = tilesEnabled && TileCache.supports(state) && state.dragBlockId == nil
+        // Dragging, the debug overlay and the inspector's timeline change what tiles hold from
+        // frame to frame: drawn directly, as without a cache.
+        let tiled = tilesEnabled && TileCache.supports(state) && state.dragBlockId == nil && !state.debugBoxes && state.strokeLimit == nil
         // The model itself says what changed: tiles are redrawn there and nowhere else.
         if let part {
             switch modelDamage.changes(part, renderer: pageRenderer, pressure: state.pressure) {

@@ -86,10 +86,10 @@ final class ModelDamage {
         return a.filter { common.contains($0) } == b.filter { common.contains($0) }
     }
 
-    /// Equal in everything drawn (the tree links and properties draw nothing themselves).
+    /// Equal in everything drawn (the tree links draw nothing themselves; properties hold typeset math).
     static func drawnEqual(_ a: BlockData, _ b: BlockData) -> Bool {
         a.type == b.type && a.box == b.box && a.text == b.text && a.conversion == b.conversion && a.words == b.words
-            && a.image == b.image && a.textFont == b.textFont
+            && a.image == b.image && a.textFont == b.textFont && a.properties == b.properties
     }
 
     /// Where a block draws its own content (guides, image, text, decorations; ink is diffed
@@ -100,7 +100,7 @@ final class ModelDamage {
         func add(_ x: Rect) { r = r.map { $0.union(x) } ?? x }
         if !b.box.isEmpty {
             add(b.box)
-        } else if b.kind == .text || b.text != nil {
+        } else if b.kind == .text || b.text != nil || !b.properties.isEmpty {
             return nil
         }
         for w in b.words where !w.box.isEmpty {

@@ -1,4 +1,5 @@
 import Foundation
+import InkMath
 import InkModel
 
 /// What `PageRenderer.draw` includes besides the model.
@@ -126,11 +127,14 @@ public final class PageRenderer {
                 drawGuides(cr, block: b, area: area, spacing: state.guideSpacing, visible: cull, scale: scale * deviceScale)
             }
             if b.kind == .image, !b.box.isEmpty, b.box.intersects(cull) { drawImage(cr, block: b, part: part) }
-            if !options.skipText { drawText(cr, block: b, spacing: state.guideSpacing) }
+            if !options.skipText {
+                drawText(cr, block: b, spacing: state.guideSpacing)
+                if b.properties[TypesetMath.propertyKey] != nil { MathPainter(theme: theme, metrics: fontMetrics).draw(cr, block: b) }
+            }
             drawDecorations(cr, block: b, scale: scale * deviceScale)
             if options.fastInk { cr.setAntialias(.fast) }
             drawStrokes(cr, strokes(part, inBlock: b.id), cull: cull, pressure: state.pressure, scale: scale * deviceScale, minWidth: minInk,
-                        detail: options.inkDetail)
+                        upTo: state.strokeLimit, detail: options.inkDetail)
             cr.restore()
         }
         if options.onlyBlocks == nil {
@@ -141,7 +145,7 @@ public final class PageRenderer {
                 cr.save()
                 if options.fastInk { cr.setAntialias(.fast) }
                 drawStrokes(cr, orphans, cull: visibleModel, pressure: state.pressure, scale: scale * deviceScale, minWidth: minInk,
-                            detail: options.inkDetail)
+                            upTo: state.strokeLimit, detail: options.inkDetail)
                 cr.restore()
             }
         }
@@ -193,10 +197,10 @@ public final class PageRenderer {
     }
 
     private func drawStrokes(_ cr: CairoContext, _ strokes: [InkStroke], cull: Rect, pressure: Bool, scale: Double, minWidth: Double,
-                             detail: Double = 0) {
+                             upTo limit: Int64?, detail: Double = 0) {
         // Highlighter under pen ink, as on paper: it tints the writing instead of covering it.
         for pass in 0..<2 {
-            for s in strokes where (s.tool == "highlighter") == (pass == 0) {
+            for s in strokes where (s.tool == "highlighter") == (pass == 0) && (limit == nil || s.seq <= limit!) {
                 let w = theme.width(tool: s.tool, width: s.width)
                 guard strokeInkBounds(s, width: w, pressure: pressure).intersects(cull) else { continue }
                 InkPath.draw(cr, points: InkPath.points(of: s), tool: s.tool, color: theme.color(of: s), width: w,
@@ -475,58 +479,8 @@ public final class PageRenderer {
         cr.restore()
     }
 
-    // MARK: debug overlay
-
-    private func drawDebug(_ cr: CairoContext, part: PartModel, state: RenderState, dragged: Set<String>, canvas: Rect, only: Set<String>?) {
-        let px = 1 / max(state.transform.scale, 1e-9)
-        CairoText.lock()
-        defer { CairoText.unlock() }
-        cr.save()
-        cr.selectFont(theme.debugFont)
-        cr.setFontSize(theme.debugFont.size)
-        for b in part.blocksInTreeOrder() {
-            if let only, !only.contains(b.id) { continue }
-            cr.save()
-            if dragged.contains(b.id) { cr.translate(state.dragOffset.x, state.dragOffset.y) }
-            if !b.box.isEmpty {
-                cr.setSource(theme.debugBlockColor)
-                cr.setLineWidth(px)
-                cr.setDash([4 * px, 3 * px])
-                cr.rectangle(b.box)
-                cr.stroke()
-                cr.setDash([])
-                cr.moveTo(b.box.x + 0.5, b.box.y - 0.6)
-                cr.showText("\(b.type) \(b.id)")
-            }
-            for w in b.words where !w.box.isEmpty {
-                cr.setSource(theme.debugCharColor, alphaScale: 0.9)
-                cr.setLineWidth(px)
-                for ch in w.chars where !ch.box.isEmpty { cr.rectangle(ch.box) }
-                cr.stroke()
-                cr.setSource(theme.debugWordColor)
-                cr.setLineWidth(1.5 * px)
-                cr.rectangle(w.box)
-                cr.stroke()
-                let baseline = wordBaseline(w, block: b, state: state)
-                cr.setSource(theme.debugBaselineColor)
-                cr.moveTo(w.box.x - 1, baseline)
-                cr.lineTo(w.box.maxX + 1, baseline)
-                cr.stroke()
-                var label = w.chosenLabel
-                let others = w.candidates.map(\.label).filter { $0 != w.chosenLabel }.prefix(4)
-                if !others.isEmpty { label += "  [" + others.joined(separator: " | ") + "]" }
-                cr.setSource(theme.debugLabelColor)
-                // Above the word and clear of a "surround" decoration.
-                cr.moveTo(w.box.x, w.box.y - 2)
-                cr.showText(label)
-            }
-            cr.restore()
-        }
-        cr.restore()
-    }
-
     /// Words carry no baseline: in Text blocks it is the guide nearest the word's bottom, else the bottom.
-    private func wordBaseline(_ w: RecognizedWord, block b: BlockData, state: RenderState) -> Double {
+    func wordBaseline(_ w: RecognizedWord, block b: BlockData, state: RenderState) -> Double {
         guard b.kind == .text, state.guideSpacing > 0 else { return w.box.maxY }
         let origin = b.box.isEmpty ? 0 : b.box.y
         let k = ((w.box.maxY - origin) / state.guideSpacing).rounded()

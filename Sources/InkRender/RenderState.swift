@@ -49,6 +49,14 @@ public struct RenderState: Equatable, Sendable {
     public var background: RGBA?
     /// Draw a short predicted continuation of each live stroke (`renderer.prediction.enable`).
     public var prediction: Bool = false
+    /// Only strokes whose `seq` is at most this are drawn (the inspector window's timeline); nil: all.
+    public var strokeLimit: Int64?
+    /// Which layers the debug overlay draws when `debugBoxes` is on.
+    public var debugLayers: DebugLayers = .editor
+    /// The recognizer's lines, for the `lines` and `frames` layers (the caller reads them).
+    public var debugLines: [DebugLineBand] = []
+    /// Gesture strokes, for the `gestures` layer.
+    public var debugGestures: [DebugGestureMark] = []
 
     public init(transform: Transform = .identity, viewWidth: Int = 800, viewHeight: Int = 600,
                 selectedBlockIds: Set<String> = [], lasso: [Point] = [], liveStrokes: [LiveStroke] = [],

@@ -50,6 +50,10 @@ public struct Theme: Hashable, Sendable {
     public var lassoWidth: Double
     public var textColor: RGBA
     public var textFont: FontSpec
+    /// The solver's results beside math (`math.answer`).
+    public var mathAnswerColor: RGBA
+    /// Math diagnostics (division by zero, …) (`math.error`).
+    public var mathErrorColor: RGBA
     public var placeholderColor: RGBA
     public var placeholderCrossColor: RGBA
     public var debugBlockColor: RGBA
@@ -93,6 +97,7 @@ public struct Theme: Hashable, Sendable {
         selectionColor = RGBA(r: 0.18, g: 0.49, b: 0.88); selectionFillAlpha = 0.12; selectionWidth = 1.5
         lassoColor = selectionColor; lassoFillAlpha = 0.08; lassoWidth = 1
         textColor = RGBA(r: 0.12, g: 0.12, b: 0.12); textFont = FontSpec(family: "DejaVu Sans", size: 5)
+        mathAnswerColor = RGBA(r: 0.1, g: 0.5, b: 0.22); mathErrorColor = RGBA(r: 0.75, g: 0.22, b: 0.17)
         placeholderColor = RGBA(r: 0.78, g: 0.78, b: 0.78); placeholderCrossColor = RGBA(r: 0.5, g: 0.5, b: 0.5)
         debugBlockColor = RGBA(r: 0.6, g: 0.35, b: 0.7); debugWordColor = RGBA(r: 0.9, g: 0.5, b: 0.13)
         debugCharColor = RGBA(r: 0.15, g: 0.68, b: 0.38); debugBaselineColor = RGBA(r: 0.9, g: 0.3, b: 0.24)
@@ -133,6 +138,7 @@ public struct Theme: Hashable, Sendable {
         lassoColor = try color(["lasso", "color"]); lassoFillAlpha = try number(["lasso", "fill-alpha"], 0...1)
         lassoWidth = try number(["lasso", "width"], 0...100)
         textColor = try color(["text", "color"]); textFont = try font(["text", "font"])
+        mathAnswerColor = try color(["math", "answer"]); mathErrorColor = try color(["math", "error"])
         placeholderColor = try color(["image", "placeholder"])
         placeholderCrossColor = try color(["image", "placeholder-cross"])
         debugBlockColor = try color(["debug", "block"]); debugWordColor = try color(["debug", "word"])
@@ -174,6 +180,7 @@ public struct Theme: Hashable, Sendable {
                                   "width": .number(selectionWidth)]),
             "lasso": .object(["color": c(lassoColor), "fill-alpha": .number(lassoFillAlpha), "width": .number(lassoWidth)]),
             "text": .object(["color": c(textColor), "font": f(textFont)]),
+            "math": .object(["answer": c(mathAnswerColor), "error": c(mathErrorColor)]),
             "image": .object(["placeholder": c(placeholderColor), "placeholder-cross": c(placeholderCrossColor)]),
             "debug": .object(["block": c(debugBlockColor), "word": c(debugWordColor), "char": c(debugCharColor),
                               "baseline": c(debugBaselineColor), "label": c(debugLabelColor), "font": f(debugFont)]),
@@ -204,6 +211,7 @@ private let builtInJSON: JSONValue = .object([
     "lasso": .object(["color": .string("#2f7de1"), "fill-alpha": .number(0.08), "width": .number(1)]),
     "text": .object(["color": .string("#202020"),
                      "font": .object(["family": .string("DejaVu Sans"), "size": .number(5)])]),
+    "math": .object(["answer": .string("#1a7f37"), "error": .string("#c0392b")]),
     "image": .object(["placeholder": .string("#c8c8c8"), "placeholder-cross": .string("#808080")]),
     "debug": .object(["block": .string("#9b59b6"), "word": .string("#e67e22"), "char": .string("#27ae60"),
                       "baseline": .string("#e74c3c"), "label": .string("#c0392b"),

@@ -41,7 +41,14 @@ extension Editor {
     public func supportedExportMimeTypes(for block: ContentBlock?) -> [MimeType] {
         guard attached != nil else { return [] }
         if let block, block.isValid, block.kind == .image { return [.json, .png, .jpeg, .svg, .pdf] }
-        return [.text, .json, .inkml, .png, .jpeg, .svg, .pdf]
+        let math: [MimeType]
+        if let m = attached?.model, let b = block.flatMap({ $0.isValid ? $0.data : nil }) ?? (block == nil ? m.root : nil),
+           !mathBlocks(b, model: m).isEmpty {
+            math = [.latex, .mathml]
+        } else {
+            math = []
+        }
+        return [.text, .json, .inkml] + math + [.png, .jpeg, .svg, .pdf]
     }
 
     func exportTarget(_ block: ContentBlock?) throws -> (PartModel, BlockData) {
@@ -57,7 +64,11 @@ extension Editor {
         switch mimeType {
         case .text:
             return readingOrder(b.id, model: m).filter { Self.recognizable($0.type) }
-                .map { Self.plainText(of: $0) }.filter { !$0.isEmpty }.joined(separator: "\n")
+                .map { $0.kind == .math ? mathPlainText($0) : Self.plainText(of: $0) }.filter { !$0.isEmpty }.joined(separator: "\n")
+        case .latex:
+            return try exportLaTeX(b, model: m)
+        case .mathml:
+            return try exportMathML(b, model: m)
         case .json:
             return try exportJSON(b, model: m).serialized(pretty: true)
         case .inkml:
@@ -70,7 +81,7 @@ extension Editor {
     /// Exports in any supported format as bytes.
     public func exportData(_ block: ContentBlock?, mimeType: MimeType) throws -> Data {
         switch mimeType {
-        case .text, .json, .inkml: return Data(try export(block, mimeType: mimeType).utf8)
+        case .text, .json, .inkml, .latex, .mathml: return Data(try export(block, mimeType: mimeType).utf8)
         default: return try exportImage(block, mimeType: mimeType)
         }
     }
@@ -92,6 +103,7 @@ extension Editor {
         ]
         if Self.recognizable(b.type) { o["label"] = .string(Self.plainText(of: b)) }
         if let g = guidesJSON(b) { o["guides"] = g }
+        if b.kind == .math { o["math"] = mathJSON(b) }
         // Typed and converted text, and properties, so that `quire import` can read the block back.
         if let t = b.text { o["text"] = .string(t) }
         if !b.properties.isEmpty { o["properties"] = .object(b.properties.mapValues { .string($0) }) }

@@ -149,6 +149,12 @@ extension Editor {
             return s
         }
         units += Self.inkClusters(loose, lineHeight: guideSpacing)
+        // Typeset math is content too: a scratch-out over a converted expression removes it.
+        if b.kind == .math, let metrics = fontMetricsProvider {
+            for (_, box) in MathBlocks.typesetBoxes(b, metrics: metrics) where box.intersects(area) {
+                units.append(GestureUnit(box: box, wordIndex: nil, strokeIds: []))
+            }
+        }
         return units
     }
 
@@ -211,14 +217,22 @@ extension Editor {
                 guard inside > 0 else { continue }
                 if Double(inside) >= 0.6 * Double(s.count) { removeStrokes.insert(id) } else { cuts.append((s, pieces)) }
             }
-            guard !removeStrokes.isEmpty || !removeWords.isEmpty || !cuts.isEmpty else { return nil }
+            var removeMath = Set<Int>()
+            if b.kind == .math, let metrics = fontMetricsProvider {
+                for (i, r) in MathBlocks.typesetBoxes(b, metrics: metrics) {
+                    let w = min(r.maxX, area.maxX) - max(r.x, area.x), h = min(r.maxY, area.maxY) - max(r.y, area.y)
+                    if w > 0, h > 0, w * h >= 0.5 * max(r.width * r.height, 1e-6) { removeMath.insert(i) }
+                }
+            }
+            guard !removeStrokes.isEmpty || !removeWords.isEmpty || !cuts.isEmpty || !removeMath.isEmpty else { return nil }
             var t = Transaction()
             for id in removeStrokes.sorted() { if let s = m.strokes[id] { t.changes.append(.stroke(old: s, new: nil)) } }
             for (s, pieces) in cuts {
                 t.changes.append(.stroke(old: s, new: nil))
                 for p in pieces { t.changes.append(.stroke(old: nil, new: p)) }
             }
-            let nb = Self.removingWords(removeWords, from: b)
+            var nb = Self.removingWords(removeWords, from: b)
+            if !removeMath.isEmpty { nb = MathBlocks.removingLines(removeMath, from: nb, options: mathSolverOptions) }
             if nb != b { t.changes.append(.block(old: b, new: nb)) }
             g.words = removeWords.sorted().map { WordRef(blockId: b.id, index: $0) }
             g.strokeIds = removeStrokes.sorted() + cuts.map(\.0.id)

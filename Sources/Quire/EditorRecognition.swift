@@ -1,4 +1,5 @@
 import Foundation
+import InkMath
 import InkModel
 
 extension Editor {
@@ -86,6 +87,12 @@ extension Editor {
                 for (k, v) in r.properties { properties[k] = v.isEmpty ? nil : v }
                 guard merged != b.words || properties != b.properties else { continue }
                 b.properties = properties
+                if b.kind == .math {
+                    // The solver's results beside the ink follow what was read.
+                    if let r = MathBlocks.extent(b) { dirty = dirty.union(r) }
+                    b = MathBlocks.refreshed(b, options: MathSolverOptions(configuration: configuration))
+                    if let r = MathBlocks.extent(b) { dirty = dirty.union(r) }
+                }
                 // Only where words (their decorations, typeset text, debug boxes) were or are now:
                 // a full repaint of a large page after every result would hold up the pen.
                 for w in b.words + merged where !w.box.isEmpty { dirty = dirty.union(w.box) }
@@ -174,7 +181,11 @@ extension Editor {
         guard !strokes.isEmpty || b.text != nil || !b.words.isEmpty else { return nil }
         var nb = b
         nb.conversion = targetState.rawValue
-        if targetState == .digitalPublish || b.text != nil {
+        if b.kind == .math {
+            // Typeset math in place of the ink, at its place and size (MathBlocks).
+            guard !strokes.isEmpty else { return nil }
+            nb = MathBlocks.converted(nb, options: MathSolverOptions(configuration: configuration))
+        } else if targetState == .digitalPublish || b.text != nil {
             // Reflowed to the block's width (laid out in the commit): the words leave their
             // places on the page and keep their candidates and styles.
             nb.text = Self.plainText(of: b)

@@ -16,6 +16,10 @@ extension Editor {
         guard let m = attached?.model else { return }
         let b = blocks.filter { m.blocks[$0] != nil && $0 != m.rootId }
         let s = strokes.filter { m.strokes[$0] != nil }
+        // Recorded, so a replayed cut or recolour acts on the same ink (a lasso drawn with a
+        // pointer replays to the same selection too; the record then repeats it harmlessly).
+        recorder?.view(["e": .string("select"), "blocks": .array(b.sorted().map { .string($0) }),
+                        "strokes": .array(s.sorted().map { .string($0) })])
         select(blocks: b, strokes: s, framed: true)
         renderer?.invalidate(nil)
     }

@@ -83,7 +83,8 @@ extension Editor {
     public func setSelection(_ blockIds: Set<String>) {
         guard let m = attached?.model else { return }
         let new = blockIds.filter { m.blocks[$0] != nil && $0 != m.rootId }
-        guard new != selection else { return }
+        // Same blocks but lassoed strokes too: those go (Esc ends a lasso selection).
+        guard new != selection || !selectedStrokes.isEmpty else { return }
         recorder?.view(["e": .string("select"), "blocks": .array(new.sorted().map { .string($0) })])
         select(blocks: new, strokes: [])
         renderer?.invalidate(nil)

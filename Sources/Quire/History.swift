@@ -73,6 +73,8 @@ final class History {
 
     var canUndo: Bool { !undoStack.isEmpty }
     var canRedo: Bool { !redoStack.isEmpty }
+    /// How many steps can be undone.
+    var undoCount: Int { undoStack.count }
     /// How many changes the undo stack holds (what undo keeps in memory grows with it).
     var undoChangeCount: Int { undoStack.reduce(0) { $0 + $1.changes.count } }
 
@@ -105,6 +107,20 @@ final class History {
         guard let t = redoStack.popLast() else { return nil }
         undoStack.append(t)
         return t
+    }
+
+    /// Both stacks, kept while another part is attached (a notebook's other pages).
+    struct Saved {
+        fileprivate let undo: [Transaction]
+        fileprivate let redo: [Transaction]
+    }
+
+    func saved() -> Saved { Saved(undo: undoStack, redo: redoStack) }
+
+    /// Puts back the stacks of the part attached again, as they were when it was left.
+    func restore(_ s: Saved) {
+        undoStack = s.undo
+        redoStack = s.redo
     }
 
     /// Forgets every step (another part was attached).

@@ -2,8 +2,8 @@ import Foundation
 import InkModel
 
 /// A package seen as a notebook: its parts are the pages, in package order, and one editor shows
-/// one page at a time. Each page keeps its own view (zoom, scroll) while the notebook is open, and
-/// a deleted page can be brought back until the package is saved.
+/// one page at a time. Each page keeps its own view (zoom, scroll) and undo history while the
+/// notebook is open, and a deleted page can be brought back until the package is saved.
 ///
 /// Confined to the editor's thread, like the editor.
 public final class Notebook {
@@ -11,10 +11,14 @@ public final class Notebook {
     public let editor: Editor
     /// The page the editor shows.
     public private(set) var currentIndex: Int
-    /// Each page's view when it was last left, by part id.
+    /// Each page's view and undo history when it was last left, by part id.
     private var views: [String: ViewState] = [:]
+    private var histories: [String: History.Saved] = [:]
     /// Deleted pages and where they were, newest last: restorable until the next save.
     private var deleted: [(part: ContentPart, index: Int)] = []
+    /// The page shown right after the latest deletion and its undo depth then: while both hold,
+    /// the deletion is the latest step.
+    private var afterDelete: (part: ContentPart, undoCount: Int)?
 
     /// The kinds a new page may have, the default (Text Document) first.
     public static let pageTypes: [PartType] = [.textDocument, .math, .drawing, .diagram, .rawContent, .text]
@@ -60,9 +64,8 @@ public final class Notebook {
         let target = try package.part(at: index)
         if target === editor.part { currentIndex = index; return }
         leaveCurrentPage()
-        try editor.setPart(target)
+        try show(target)
         currentIndex = index
-        if let v = views[target.id] { editor.restoreView(v) }
     }
 
     /// Shows the next page; false on the last one.
@@ -84,6 +87,14 @@ public final class Notebook {
         // A page's recognition is cancelled when another is attached: let it finish.
         try? editor.waitForIdle()
         views[part.id] = editor.viewState
+        histories[part.id] = editor.history.saved()
+    }
+
+    /// Attaches a page with the view and the undo history it had when it was left.
+    private func show(_ part: ContentPart) throws {
+        try editor.setPart(part)
+        if let v = views[part.id] { editor.restoreView(v) }
+        if let h = histories[part.id] { editor.history.restore(h) }
     }
 
     // MARK: adding, duplicating, deleting, reordering
@@ -126,23 +137,30 @@ public final class Notebook {
         let part = try package.part(at: i)
         if part === editor.part {
             leaveCurrentPage()
-            let neighbour = try package.part(at: i + 1 < pageCount ? i + 1 : i - 1)
-            try editor.setPart(neighbour)
-            if let v = views[neighbour.id] { editor.restoreView(v) }
+            try show(try package.part(at: i + 1 < pageCount ? i + 1 : i - 1))
         }
         try package.removePart(part)
         deleted.append((part, i))
         currentIndex = try indexOfCurrent()
+        if let shown = editor.part { afterDelete = (shown, editor.history.undoCount) }
     }
 
     /// True while a deleted page can be restored.
     public var canRestoreDeletedPage: Bool { !deleted.isEmpty }
+
+    /// True when deleting a page was the latest thing done (nothing written or undone since, no
+    /// other page shown): Undo should restore it rather than undo the page's own latest step.
+    public var deletionIsLatestStep: Bool {
+        guard !deleted.isEmpty, let a = afterDelete else { return false }
+        return a.part === editor.part && a.undoCount == editor.history.undoCount
+    }
 
     /// Puts the latest deleted page back where it was and shows it; false when there is none.
     @discardableResult public func restoreDeletedPage() throws -> Bool {
         guard let (part, index) = deleted.last else { return false }
         try package.restorePart(part, at: min(index, pageCount))
         deleted.removeLast()
+        afterDelete = nil
         currentIndex = try indexOfCurrent()
         try goTo(try indexOf(part))
         return true
@@ -150,8 +168,12 @@ public final class Notebook {
 
     /// The package was saved: deleted pages are gone for good.
     public func saved() {
-        for (part, _) in deleted { views[part.id] = nil }
+        for (part, _) in deleted {
+            views[part.id] = nil
+            histories[part.id] = nil
+        }
         deleted.removeAll()
+        afterDelete = nil
     }
 
     /// Moves page `from` to position `to`; the page shown stays shown.

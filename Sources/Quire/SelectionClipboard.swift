@@ -62,16 +62,33 @@ extension Editor {
         return lines.filter { !$0.isEmpty }.joined(separator: "\n")
     }
 
-    /// The selection's ink drawn as PNG at `dpi` (typed text and images are not drawn).
+    /// The selection drawn as PNG at `dpi`: its ink, and its blocks' typed text and images.
     public func selectionPNG(dpi: Double) throws -> Data {
         let m = try requirePart()
         guard hasSelection else { throw QuireError(.unsupportedOperation, "selectionPNG: nothing is selected") }
         let (blocks, strokes) = selectionItems(m)
+        // A plain sheet (no guides) holding copies of the selected blocks (typed text with its
+        // laid-out words, images, their ink) and the loose ink, drawn as the page draws them.
         let sheet = try PartModel(id: "selection", type: PartType.drawing.rawValue)
-        var all = strokes
-        for b in blocks { for id in subtree(b.id, m) { all += m.strokes(inBlock: id) } }
-        guard !all.isEmpty else { throw QuireError(.unsupportedOperation, "selectionPNG: the selection holds no ink") }
-        for var s in all { s.blockId = nil; sheet.insertStroke(s) }
+        var root = sheet.root
+        for top in blocks {
+            for id in subtree(top.id, m) {
+                guard var b = m.blocks[id] else { continue }
+                if id == top.id { b.parentId = root.id; root.childIds.append(id) }
+                sheet.setBlock(b)
+                if let img = b.image, let data = m.images[img.entry] { sheet.setImage(data, entry: img.entry) }
+                for s in m.strokes(inBlock: id) { sheet.insertStroke(s) }
+            }
+        }
+        sheet.setBlock(root)
+        for var s in strokes { s.blockId = nil; sheet.insertStroke(s) }
+        let drawn = !strokes.isEmpty || blocks.contains { t in
+            subtree(t.id, m).contains { id in
+                guard let b = m.blocks[id] else { return false }
+                return b.image != nil || !(b.text ?? "").isEmpty || !b.words.isEmpty || !m.strokeIds(inBlock: id).isEmpty
+            }
+        }
+        guard drawn else { throw QuireError(.unsupportedOperation, "selectionPNG: the selection holds nothing to draw") }
         let exporter = Exporter(fontMetrics: (fontMetricsProvider as? CairoFontMetrics) ?? CairoFontMetrics())
         return try exporter.exportPNG(part: sheet, dpi: dpi, options: exportOptions)
     }

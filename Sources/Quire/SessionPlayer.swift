@@ -16,6 +16,8 @@ public final class SessionPlayer {
         case size(width: Int, height: Int)
         case pixelsPerMillimetre(Double)
         case select(Set<String>)
+        /// A lasso selection of blocks and strokes (`Editor.setSelection(blocks:strokes:)`).
+        case selectLasso(blocks: Set<String>, strokes: Set<String>)
         /// Recognition results were applied here.
         case results([String])
         /// An application command, in the application's own encoding.
@@ -125,6 +127,10 @@ public final class SessionPlayer {
         case "select", "results":
             guard case .array(let ids)? = o["blocks"] else { throw QuireError(.invalidArgument, "\(what): \"blocks\" must be a list") }
             let blocks = ids.compactMap(\.stringValue)
+            if o["e"]?.stringValue == "select", let strokes = o["strokes"] {
+                guard case .array(let sids) = strokes else { throw QuireError(.invalidArgument, "\(what): \"strokes\" must be a list") }
+                return .selectLasso(blocks: Set(blocks), strokes: Set(sids.compactMap(\.stringValue)))
+            }
             return o["e"]?.stringValue == "select" ? .select(Set(blocks)) : .results(blocks)
         case "command":
             guard let c = o["command"] else { throw QuireError(.invalidArgument, "\(what): a command record needs \"command\"") }
@@ -187,6 +193,7 @@ public final class SessionPlayer {
         case let .size(w, h): try editor.setViewSize(width: w, height: h)
         case .pixelsPerMillimetre(let v): editor.pixelsPerMillimetre = v
         case .select(let ids): editor.setSelection(ids)
+        case let .selectLasso(blocks, strokes): editor.setSelection(blocks: blocks, strokes: strokes)
         case .results: try editor.waitForIdle()
         case .command(let c): try perform(c)
         }

@@ -16,11 +16,24 @@ enum AppCommand: Equatable, Sendable {
     case convertWord(WordRef)
     /// Adds an empty Text block below the content and selects it.
     case addTextBlock
+    /// Adds an empty Math block below the content and selects it: writing in it reads math.
+    case addMathBlock
     /// Asks for an image file's path (typed in the toolbar) to insert.
     case insertImage
     case save
-    /// Copies the selected block to the CLIPBOARD.
+    /// Copies the lasso selection, else the selected block, to the CLIPBOARD.
     case copy
+    /// Copies the lasso selection to the CLIPBOARD and deletes it.
+    case cut
+    /// Converts the lasso selection (its blocks, and the words whose ink is all selected).
+    case convertSelection
+    /// The current tool's colour and/or width (nil: kept); a colour also recolours the lasso
+    /// selection. Kept across sessions (`PenSettings`).
+    case penStyle(color: String?, width: Float?)
+    /// Opens the pens' palette (colours and widths of the current tool).
+    case pens(at: Point?)
+    /// Opens the custom colour chooser: a grid of hues by lightness, and greys.
+    case colourGrid(at: Point?)
     /// Pastes the CLIPBOARD at a point of the canvas (nil: where the pointer last was).
     case paste(at: Point?)
     /// Removes a block (nil: the selected one).
@@ -33,6 +46,8 @@ enum AppCommand: Equatable, Sendable {
     case selectCandidate(WordRef, Int)
     case zoomIn, zoomOut
     case toggleFullscreen
+    /// Shows or hides the recognition debug overlay and the inspector panel (F12).
+    case toggleInspector
     /// Saves and closes the window.
     case quit
     /// Clears the selection and the selected word.
@@ -41,6 +56,12 @@ enum AppCommand: Equatable, Sendable {
     case contextMenu(at: Point?)
     /// Types text into the selected Text block (or a new one); "\u{8}" deletes backwards.
     case typeText(String)
+    /// The notebook's pages (`QuireApp/Notebook/`).
+    case page(PageCommand)
+    /// New, Open, Save As, exports (`QuireApp/Notebook/`).
+    case file(FileCommand)
+    /// The search bar (`QuireApp/Notebook/SearchBar.swift`).
+    case search(SearchCommand)
 }
 
 extension ToolbarCommand {
@@ -56,8 +77,14 @@ extension ToolbarCommand {
         case .clear: .clear
         case .convert: .convert
         case .text: .addTextBlock
+        case .math: .addMathBlock
         case .image: .insertImage
         case .save: .save
+        case .pens: .pens(at: nil)
+        case .file: .file(.menu)
+        case .previousPage: .page(.previous)
+        case .pages: .page(.toggleStrip)
+        case .nextPage: .page(.next)
         }
     }
 }
@@ -94,8 +121,12 @@ struct KeyMap: Sendable {
                 switch c.lowercased() {
                 case "z": return k.shift ? .redo : .undo
                 case "y": return .redo
-                case "s": return .save
+                case "s": return kiosk ? .save : k.shift ? .file(.saveAs(nil)) : .save
+                case "n": return kiosk ? nil : .file(.new)
+                case "o": return kiosk ? nil : .file(.open(nil))
+                case "f": return .search(.open)
                 case "c": return .copy
+                case "x": return .cut
                 case "v": return .paste(at: nil)
                 case "+", "=": return .zoomIn
                 case "-": return .zoomOut
@@ -110,6 +141,9 @@ struct KeyMap: Sendable {
         }
         switch k.key {
         case .f11: return kiosk ? nil : .toggleFullscreen
+        case .f12: return kiosk ? nil : .toggleInspector
+        case .pageUp: return .page(.previous)
+        case .pageDown: return .page(.next)
         case .delete: return .removeBlock(nil)
         case .escape: return .clearSelection
         case .backspace: return .typeText("\u{8}")

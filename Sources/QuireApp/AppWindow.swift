@@ -16,15 +16,22 @@ public final class AppWindow: EditorDelegate {
     private let canvasWindow: XChildWindow
     private let barWindow: XChildWindow
     private let popupWindow: XChildWindow
+    private let panelWindow: XChildWindow
+    /// The toolbar's message over the canvas when the toolbar has no room for it.
+    private let messageWindow: XChildWindow
     private let clipboard: XClipboard
     private let events: XEventSource
     private let toolbar: ToolbarController
     private let bar: CandidateBarController
     private let popup: PopupController
+    private let inspector: InspectorPanelController
+    /// The page strip, the file chooser, page and file commands.
+    private let notebook: NotebookWindow
     private let dispatcher: CommandDispatcher
     private let pointer: PointerController
     private let keyMap: KeyMap
     private let tracer = Tracer()
+    private var selectionTrace = SelectionTrace()
     private let latency = LatencyRecorder()
     private let wake: WakePipe
     private let stop = StopSignals()
@@ -36,6 +43,8 @@ public final class AppWindow: EditorDelegate {
     private var exitCode: Int32 = 0
     /// Plays a session recording (`quire replay --window`).
     private let replay: ReplayDriver?
+    /// The inspector window's layers, panel and timeline (`quire inspect` with a display).
+    private let inspectorWindow: InspectorWindowController?
 
     private var editor: Editor { view.editor }
 
@@ -60,7 +69,7 @@ public final class AppWindow: EditorDelegate {
         wake = try WakePipe()
         let dpi = display.dpi
         scale = max(1, dpi / 96)
-        let layout = ToolbarLayout(kiosk: options.kiosk, scale: scale)
+        let layout = ToolbarLayout(kiosk: options.kiosk, scale: scale, width: Double(options.width))
         let renderer = CairoRenderer()
         // Input first: a render draws a few ms of tiles, and the loop comes back for the rest.
         renderer.frameBudget = CairoRenderer.windowFrameBudget
@@ -78,6 +87,7 @@ public final class AppWindow: EditorDelegate {
         for (type, key) in [(PointerType.mouse, ConfigKey<String>.inputMouseTool), (.touch, .inputTouchTool)] {
             editor.toolController.setTool(Tool(rawValue: conf[key]) ?? (type == .mouse ? .pen : .hand), for: type)
         }
+        PenSettings.load(warn: { warnings.append($0) }).apply(to: editor.toolController)
         view.router.onError = { FileHandle.standardError.write(Data("quire: input: \($0)\n".utf8)) }
 
         // The windows: the toolbar and the canvas in the top-level, the overlays in the canvas
@@ -89,18 +99,31 @@ public final class AppWindow: EditorDelegate {
         canvasWindow = try top.createChild(frame: Rect(x: 0, y: tb, width: w, height: max(1, h - tb)), keepContent: true, structureEvents: true)
         barWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
         popupWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
+        panelWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
+        messageWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
+        let stripWindow = try top.createChild(frame: Rect(x: 0, y: tb, width: 1, height: 1))
+        let chooserWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
+        let searchWindow = try top.createChild(of: canvasWindow, frame: Rect(x: 0, y: 0, width: 1, height: 1))
         clipboard = display.makeClipboard(window: top)
         events = display.makeEventSource(top: top, clipboard: clipboard)
         events.overrides = DeviceClassifier.overrides(conf[.inputDevices])
 
-        toolbar = ToolbarController(layout: layout, window: toolbarWindow)
+        toolbar = ToolbarController(layout: layout, window: toolbarWindow, overlay: messageWindow)
         toolbar.showQuietly((warnings + [options.openingNote, session.openingNote]).filter { !$0.isEmpty }.joined(separator: " "), seconds: 8)
         bar = CandidateBarController(view: view, window: barWindow, tracer: tracer)
         popup = PopupController(view: view, window: popupWindow, tracer: tracer)
+        inspector = InspectorPanelController(view: view, window: panelWindow, tracer: tracer)
         dispatcher = CommandDispatcher(view: view, session: session, clipboard: clipboard, scale: scale)
+        notebook = NotebookWindow(view: view, session: session, stripWindow: stripWindow, chooserWindow: chooserWindow,
+                                  searchWindow: searchWindow, scale: scale)
         pointer = PointerController(view: view, dispatcher: dispatcher, bar: bar, popup: popup, latency: latency)
         try view.attach(canvas: canvasWindow, highlight: canvasWindow.makeOverlaySurface(), width: size.width, height: Int(max(1, h - tb)))
         if let r = replay { try r.player.prepare(editor, part: session.part) } else { try editor.setPart(session.part) }
+        if replay == nil { session.recent = RecentFiles(path: XDG.stateDir + "/recent-files") }
+        try session.attach(editor)
+        notebook.layout(top: tb, width: w, height: h - tb)
+        inspectorWindow = options.inspect ? InspectorWindowController(view: view, panel: inspector, window: toolbarWindow, tracer: tracer, scale: scale,
+                                                                      height: layout.height, gestures: options.inspectGestures) : nil
         // A replay records only when asked on its command line (`app.record` names the file it may be playing).
         // `--record` that cannot write is an error; `app.record` (a kiosk's standing setting) only warns.
         if let path = options.record ?? (conf[.appRecord].isEmpty || replay != nil ? nil : conf[.appRecord]) {
@@ -114,9 +137,18 @@ public final class AppWindow: EditorDelegate {
 
         editor.addDelegate(self)
         dispatcher.host = self
+        dispatcher.notebook = notebook.controller
+        notebook.controller.host = self
+        notebook.controller.importer = options.importer
+        notebook.perform = { [unowned self] in dispatcher.perform($0) }
+        view.router.onSwipe = { [unowned self] in dispatcher.perform(.page($0 > 0 ? .next : .previous)) }
+        top.setTitle(notebook.controller.title)
         popup.host = self
         popup.perform = { [unowned self] in dispatcher.perform($0) }
+        toolbar.openMenu = { [unowned self] in popup.openMenu(title: $0, items: $1, at: $2) }
         bar.keepAbove = { [unowned self] in popup.raise() }
+        inspector.followedBlockId = { [unowned self] in bar.activeBlockId }
+        inspectorWindow?.start()
         let events = events
         tracer.sync = { events.sync() }
         pointer.flush = { events.flush() }
@@ -132,6 +164,8 @@ public final class AppWindow: EditorDelegate {
     public func run() throws -> Int32 {
         stop.install(waking: wake)
         top.show()
+        // Showing the top-level maps all its children: the page strip stays hidden until asked for.
+        notebook.strip.setVisible(notebook.strip.visible)
         while !quitting {
             while events.hasPending && !quitting { events.next { handle($0) } }
             if !pointer.pendingUps.isEmpty {
@@ -156,8 +190,12 @@ public final class AppWindow: EditorDelegate {
             }
             editor.processPendingResults()
             if bar.needsUpdate { bar.update() }
+            inspectorWindow?.tick(now: monotonicNs())
+            if inspector.needsUpdate, !editor.hasActivePointers { inspector.update() }
             present()
+            selectionTrace.update(editor, tracer)
             paintToolbar()
+            notebook.paint()
             events.flush()
             idleWork()
             let waiting = session.hasUnsavedChanges || clipboard.hasPendingRequest || toolbar.hasTimedMessage || bar.isShowingChange
@@ -166,6 +204,7 @@ public final class AppWindow: EditorDelegate {
                 if let wait = r.msUntilNext() { timeout = min(timeout, wait) }
                 r.announceIfDone()
             }
+            if let wait = inspectorWindow?.timeline.msUntilNext(now: monotonicNs()) { timeout = min(timeout, wait) }
             if let deadline = pointer.longPressDeadline {
                 let now = monotonicNs()
                 timeout = deadline <= now ? 0 : min(timeout, Int32((deadline - now) / 1_000_000) + 1)
@@ -215,7 +254,13 @@ public final class AppWindow: EditorDelegate {
     }
 
     private func paintToolbar(force: Bool = false) {
-        toolbar.paint(width: size.width, scale: scale, tool: dispatcher.currentTool, canUndo: editor.canUndo,
+        if let iw = inspectorWindow { iw.paint(width: size.width, theme: view.renderer.theme, force: force); return }
+        let nb = session.notebook
+        toolbar.latched = notebook.strip.visible ? [.pages] : []
+        toolbar.disabled = Set([nb.map { $0.currentIndex == 0 } == true ? ToolbarCommand.previousPage : nil,
+                                nb.map { $0.currentIndex + 1 >= $0.pageCount } == true ? .nextPage : nil].compactMap { $0 })
+        toolbar.paint(width: size.width, scale: scale, tool: dispatcher.currentTool,
+                      canUndo: editor.canUndo || session.notebook?.canRestoreDeletedPage == true,
                       canRedo: editor.canRedo, theme: view.renderer.theme, force: force)
     }
 
@@ -229,12 +274,16 @@ public final class AppWindow: EditorDelegate {
         case let .expose(window, r, last):
             if window == canvasWindow.id {
                 view.repaint(r)
-            } else if last, window == toolbarWindow.id {
+            } else if last, window == toolbarWindow.id || window == messageWindow.id {
                 paintToolbar(force: true)
             } else if last, window == barWindow.id {
                 bar.repaint()
             } else if last, window == popupWindow.id {
                 popup.repaint()
+            } else if last, window == panelWindow.id {
+                inspector.repaint()
+            } else if last, notebook.owns(window) {
+                notebook.expose(window)
             }
         case .mapped(let window):
             if window == top.id {
@@ -263,14 +312,29 @@ public final class AppWindow: EditorDelegate {
         size = (max(1, w), max(1, h))
         let tb = Double(toolbar.layout.height)
         toolbarWindow.setFrame(Rect(x: 0, y: 0, width: Double(size.width), height: tb))
-        try? view.setFrame(Rect(x: 0, y: tb, width: Double(size.width), height: max(1, Double(size.height) - tb)))
+        layoutCanvas()
         popup.close()
         bar.dirty = true
+        inspector.dirty = true
         paintToolbar(force: true)
+    }
+
+    /// The canvas takes the width the page strip leaves.
+    private func layoutCanvas() {
+        let tb = Double(toolbar.layout.height), h = max(1, Double(size.height) - tb)
+        try? view.setFrame(Rect(x: 0, y: tb, width: max(1, Double(size.width) - notebook.stripWidth), height: h))
+        notebook.layout(top: tb, width: Double(size.width), height: h)
     }
 
     private func handleKey(_ k: KeyInput) {
         if keyMap.isExitChord(k) { finish(save: true); return }
+        if let iw = inspectorWindow {
+            // The inspector window reads ink, it does not edit it: its own keys and the window's.
+            if iw.handleKey(k) { return }
+            if let c = keyMap.command(for: k), [.toggleInspector, .toggleFullscreen, .quit, .zoomIn, .zoomOut].contains(c) { dispatcher.perform(c) }
+            return
+        }
+        if notebook.handleKey(k) { return }
         if popup.isOpen { popup.handleKey(k); return }
         let command = keyMap.command(for: k)
         if case .contextMenu = command { dispatcher.perform(.contextMenu(at: nil)); return }
@@ -285,6 +349,11 @@ public final class AppWindow: EditorDelegate {
         dispatcher.lastServerTime = e.serverTime
         pointer.note(e)
         let button1 = e.isTouch || e.detail == 1
+        if notebook.owns(e.window) {
+            if e.isPress { popup.close() }
+            notebook.handlePointer(e)
+            return
+        }
         if e.window == barWindow.id || e.window == popupWindow.id {
             guard button1, e.isPress || e.isRelease else { return }
             if e.window == barWindow.id {
@@ -302,6 +371,10 @@ public final class AppWindow: EditorDelegate {
             }
             return
         }
+        if let iw = inspectorWindow, e.window == toolbarWindow.id {
+            iw.handlePointer(e)
+            return
+        }
         if e.window == toolbarWindow.id, !e.isMotion {
             if e.isPress, popup.isOpen { popup.close() }
             guard button1 else { return }
@@ -313,9 +386,12 @@ public final class AppWindow: EditorDelegate {
             paintToolbar()
             return
         }
-        guard e.window == canvasWindow.id || e.window == toolbarWindow.id else { return }
+        // The message strip lies at the canvas's origin and lets the pen through.
+        guard e.window == canvasWindow.id || e.window == toolbarWindow.id || e.window == messageWindow.id else { return }
         // Coordinates relative to the canvas even when an implicit grab reports on the toolbar.
-        let p = e.window == canvasWindow.id ? e.point : Point(x: e.point.x, y: e.point.y - Double(toolbar.layout.height))
+        let p = e.window != toolbarWindow.id ? e.point : Point(x: e.point.x, y: e.point.y - Double(toolbar.layout.height))
+        // The inspector window only scrolls and zooms (the wheel): pens and fingers do not edit what it shows.
+        if inspectorWindow != nil, !(4 ... 7).contains(e.detail) || e.isTouch { return }
         pointer.handle(e, at: p)
     }
 
@@ -324,6 +400,7 @@ public final class AppWindow: EditorDelegate {
     public func contentChanged(_ editor: Editor, blockIds: [String]) {
         session.contentChanged()
         bar.dirty = true
+        inspector.dirty = true
     }
 
     public func gestureApplied(_ editor: Editor, gesture: Gesture) {
@@ -347,7 +424,39 @@ extension AppWindow: CommandHost {
     func quit() { finish(save: true) }
     func openContextMenu(at p: Point) { popup.openContextMenu(at: p) }
     func openCandidates(_ ref: WordRef, at p: Point) { popup.openCandidates(ref, at: p) }
-    func overlaysChanged() { bar.dirty = true }
+    func overlaysChanged() { bar.dirty = true; inspector.dirty = true }
+    func openPens(at p: Point) { popup.openPens(tool: dispatcher.currentTool, at: p) }
+    func openColourGrid(at p: Point) { popup.openColourGrid(tool: dispatcher.currentTool, at: p) }
+    func toggleInspector() { inspector.toggle() }
+}
+
+extension AppWindow: NotebookHost {
+    func notebookChanged() {
+        popup.close()
+        view.wordHighlight = nil
+        bar.dirty = true
+        top.setTitle(notebook.controller.title)
+        if let n = session.notebook { notebook.strip.follow(n.currentIndex, pages: n.pageCount) }
+        notebook.pageShown()
+        notebook.paint(force: true)
+        paintToolbar(force: true)
+    }
+
+    func openMenu(title: String, items: [OverlayMenu.Item], at p: Point?) {
+        popup.openMenu(title: title, items: items, at: p ?? Point(x: Double(view.size.width) - 1, y: 0))
+    }
+
+    func openFileChooser(_ mode: FileChooserMode) {
+        popup.close()
+        view.router.cancelAll()
+        notebook.openChooser(mode, recent: session.recent?.files ?? [])
+    }
+
+    func toggleStrip() {
+        notebook.strip.setVisible(!notebook.strip.visible)
+        layoutCanvas()
+        notebook.paint(force: true)
+    }
 }
 
 /// The desktop app's entry point.

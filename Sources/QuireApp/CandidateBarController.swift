@@ -65,7 +65,9 @@ final class CandidateBarController {
             return r.isEmpty ? nil : r
         }
         let viewW = Double(view.size.width), viewH = Double(view.size.height)
-        guard let block = barBlock(), case let words = block.words, words.contains(where: { !$0.label.isEmpty }) else {
+        // A lasso selection's handles sit where the bar would (just above the ink): the bar
+        // steps aside until the selection ends, so every handle can be grabbed.
+        guard editor.renderState.selectionFrame == nil, let block = barBlock(), case let words = block.words, words.contains(where: { !$0.label.isEmpty }) else {
             hide()
             return
         }

@@ -18,12 +18,23 @@ protocol CommandHost: AnyObject {
     /// Starts asking for an image file's path.
     func promptForImage()
     func toggleFullscreen()
+    /// Shows or hides the debug overlay and the inspector panel.
+    func toggleInspector()
     /// Saves and leaves the event loop.
     func quit()
     func openContextMenu(at p: Point)
     func openCandidates(_ ref: WordRef, at p: Point)
     /// The selection or the words changed: the candidates bar follows.
     func overlaysChanged()
+    /// Opens the pens' palette at a point of the canvas.
+    func openPens(at p: Point)
+    /// Opens the custom colour chooser at a point of the canvas.
+    func openColourGrid(at p: Point)
+}
+
+extension CommandHost {
+    func openPens(at p: Point) {}
+    func openColourGrid(at p: Point) {}
 }
 
 /// Performs `AppCommand`s on the focused editor view and the document session.
@@ -33,6 +44,8 @@ final class CommandDispatcher {
     let session: DocumentSession
     let clipboard: ClipboardTransport
     weak var host: CommandHost?
+    /// Page and file commands (`QuireApp/Notebook/`); nil where there is no notebook (a replay).
+    var notebook: NotebookController?
     /// UI scale (1 at 96 dpi): copied images are rendered at 96 × scale dpi.
     let scale: Double
     /// The pen's tool, as the toolbar shows it.
@@ -63,7 +76,9 @@ final class CommandDispatcher {
     private func run(_ command: AppCommand) {
         switch command {
         case .tool(let t): setTool(t)
-        case .undo: view.router.cancelAll(); editor.undo()
+        case .undo:
+            view.router.cancelAll()
+            if notebook?.restoreInsteadOfUndo() != true { editor.undo() }
         case .redo: view.router.cancelAll(); editor.redo()
         case .clear: view.router.cancelAll(); editor.clear()
         case .convert:
@@ -83,15 +98,27 @@ final class CommandDispatcher {
         case .addTextBlock:
             view.router.cancelAll()
             addTextBlock()
+        case .addMathBlock:
+            view.router.cancelAll()
+            addMathBlock()
         case .insertImage:
             view.router.cancelAll()
             host?.promptForImage()
         case .save:
             do { try session.save(); show("Saved \(session.fileName)") } catch { show("Save failed: \(Self.message(error))") }
-        case .copy: copySelection()
+        case .copy: if editor.selectedStrokes.isEmpty { copySelection() } else { copyLasso(cut: false) }
+        case .cut: copyLasso(cut: true)
+        case .convertSelection:
+            view.router.cancelAll()
+            attempt { try editor.convertSelection() }
+        case let .penStyle(color, width): setPenStyle(color: color, width: width)
+        case .pens(let p): host?.openPens(at: p ?? lastPoint)
+        case .colourGrid(let p): host?.openColourGrid(at: p ?? lastPoint)
         case .paste(let p):
             if let p { lastPoint = p }
             pasteClipboard()
+        case .removeBlock(nil) where !editor.selectedStrokes.isEmpty:
+            attempt { try editor.deleteSelection() }
         case .removeBlock(let id):
             let block: ContentBlock? = if let id { editor.getBlockById(id) } else { selectedBlock() }
             guard let b = block else { return }
@@ -103,6 +130,7 @@ final class CommandDispatcher {
         case .zoomIn: editor.zoom(by: 1.25, at: view.center)
         case .zoomOut: editor.zoom(by: 0.8, at: view.center)
         case .toggleFullscreen: host?.toggleFullscreen()
+        case .toggleInspector: host?.toggleInspector()
         case .quit: host?.quit()
         case .clearSelection:
             editor.setSelection([])
@@ -110,6 +138,9 @@ final class CommandDispatcher {
             host?.overlaysChanged()
         case .contextMenu(let p): host?.openContextMenu(at: p ?? lastPoint)
         case .typeText(let text): type(text)
+        case .page(let c): notebook?.perform(c)
+        case .file(let c): notebook?.perform(c)
+        case .search(let c): notebook?.perform(c)
         }
     }
 
@@ -140,6 +171,43 @@ final class CommandDispatcher {
         do { try body() } catch { show(Self.message(error)) }
     }
 
+    /// Where the pens' choices are kept (tests point it elsewhere).
+    var pensPath = PenSettings.defaultPath
+
+    /// Sets the current tool's colour and width, keeps them for the next session, and recolours
+    /// the lasso selection when a colour was chosen.
+    private func setPenStyle(color: String?, width: Float?) {
+        let tool: Tool = currentTool == .highlighter ? .highlighter : .pen
+        let tc = editor.toolController
+        let old = tc.style(for: tool)
+        let new = (color: color ?? old.color, width: width ?? old.width)
+        tc.setStyle(color: new.color, width: new.width, for: tool)
+        var saved = PenSettings.load(path: pensPath)
+        saved.styles[tool.rawValue] = .init(color: new.color, width: new.width)
+        // A colour from outside the fixed palette (the chooser's grid) becomes the custom one,
+        // offered in the palette from now on.
+        if let color, !color.isEmpty, !PenPalette.isPreset(color, tool: tool, theme: view.renderer.theme) { saved.custom = color }
+        do { try saved.save(path: pensPath) } catch { show("Cannot keep the pen's style: \(Self.message(error))") }
+        if let color, editor.hasSelection, !editor.selectedStrokes.isEmpty || currentTool == .selector {
+            attempt { try editor.recolorSelection(color) }
+        }
+    }
+
+    private func copyLasso(cut: Bool) {
+        guard editor.hasSelection else { show("Draw a lasso around what to \(cut ? "cut" : "copy")."); return }
+        do {
+            var offers: [String: Data] = [MimeType.quireClipboard.typeName: try editor.copySelectionData()]
+            if let text = try? editor.selectionText(), !text.isEmpty {
+                offers["UTF8_STRING"] = Data(text.utf8)
+                offers["text/plain;charset=utf-8"] = Data(text.utf8)
+            }
+            if let png = try? editor.selectionPNG(dpi: 96 * scale) { offers["image/png"] = png }
+            guard clipboard.own(offers, time: lastServerTime) else { show("Could not take the clipboard."); return }
+            if cut { try editor.deleteSelection() }
+            show(cut ? "Cut." : "Copied.", seconds: 2)
+        } catch { show("Cannot \(cut ? "cut" : "copy"): \(Self.message(error))") }
+    }
+
     private func setTool(_ tool: Tool) {
         currentTool = tool
         editor.toolController.setTool(tool, for: .pen)
@@ -161,6 +229,17 @@ final class CommandDispatcher {
             editor.setSelection([b.id])
             show("Type to add text to the new block.")
         } catch { show("Cannot add a text block: \(Self.message(error))") }
+    }
+
+    private func addMathBlock() {
+        do {
+            // An empty Math block below everything, a line tall and the page wide: write in it.
+            let bottom = editor.rootBlock?.children.map(\.box.maxY).max() ?? 0
+            let at = editor.viewTransform.apply(Point(x: 5, y: bottom + 6))
+            let b = try editor.addBlock(at: at, type: BlockType.math.rawValue)
+            editor.setSelection([b.id])
+            show("Write math in the new block; = at the end shows the result.")
+        } catch { show("Cannot add a math block: \(Self.message(error))") }
     }
 
     private func type(_ text: String) {
@@ -196,6 +275,8 @@ final class CommandDispatcher {
                 offers["UTF8_STRING"] = Data(text.utf8)
                 offers["text/plain;charset=utf-8"] = Data(text.utf8)
             }
+            // Math as LaTeX and MathML text, for editors and office programs that take them.
+            for (type, data) in editor.mathClipboardOffers(b) { offers[type] = data }
             if let png = try? editor.exportImageData(b, mimeType: .png, dpi: 96 * scale) { offers["image/png"] = png }
             if clipboard.own(offers, time: lastServerTime) { show("Copied.", seconds: 2) } else { show("Could not take the clipboard.") }
         } catch { show("Cannot copy: \(Self.message(error))") }

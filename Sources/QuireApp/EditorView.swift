@@ -26,6 +26,16 @@ final class EditorView {
         }
     }
 
+    /// Search hits on the page (model mm), framed like the selected word.
+    var searchHighlights: [Rect] = [] {
+        didSet {
+            guard searchHighlights != oldValue else { return }
+            for r in oldValue + searchHighlights {
+                renderer.invalidate(editor.viewTransform.apply(r).insetBy(dx: -6 * scale, dy: -6 * scale))
+            }
+        }
+    }
+
     init(editor: Editor, renderer: CairoRenderer, scale: Double) {
         self.editor = editor
         self.renderer = renderer
@@ -54,10 +64,31 @@ final class EditorView {
     /// The middle of the canvas (zooming by key keeps it in place).
     var center: Point { Point(x: Double(size.width) / 2, y: Double(size.height) / 2) }
 
+    /// Only strokes up to this `seq` are drawn (the inspector window's timeline); nil: all.
+    var strokeLimit: Int64? {
+        didSet { if strokeLimit != oldValue { renderer.invalidate(nil) } }
+    }
+
+    /// The debug overlay's layers and the data they draw (the inspector window sets them).
+    var debugLayers: DebugLayers = .editor {
+        didSet { if debugLayers != oldValue { renderer.invalidate(nil) } }
+    }
+    var debugLines: [DebugLineBand] = [] {
+        didSet { if debugLines != oldValue { renderer.invalidate(nil) } }
+    }
+    var debugGestures: [DebugGestureMark] = [] {
+        didSet { if debugGestures != oldValue { renderer.invalidate(nil) } }
+    }
+
     /// Renders what changed on the page and puts it on the canvas.
     func present() {
         guard let surface = canvas?.surface else { return }
-        if let r = renderer.render(part: editor.part?.model, state: editor.renderState) {
+        var state = editor.renderState
+        state.strokeLimit = strokeLimit
+        state.debugLayers = debugLayers
+        state.debugLines = debugLines
+        state.debugGestures = debugGestures
+        if let r = renderer.render(part: editor.part?.model, state: state) {
             composite(surface, r)
         }
     }
@@ -80,6 +111,12 @@ final class EditorView {
     /// The highlight costs one rectangle test per call when it is elsewhere.
     private func composite(_ surface: CairoSurface, _ r: Rect) {
         renderer.composite(into: surface, rect: r)
+        if let o = highlightSurface {
+            for hit in searchHighlights {
+                let h = editor.viewTransform.apply(hit).insetBy(dx: -3 * scale, dy: -3 * scale)
+                if h.intersects(r) { OverlayPainter.drawWordHighlight(on: o, clip: r, box: h, scale: scale, theme: renderer.theme) }
+            }
+        }
         guard let box = wordHighlight, let o = highlightSurface else { return }
         let h = editor.viewTransform.apply(box).insetBy(dx: -3 * scale, dy: -3 * scale)
         guard h.intersects(r) else { return }

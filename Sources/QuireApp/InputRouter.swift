@@ -64,6 +64,12 @@ public final class InputRouter {
     private struct Touch { var x: Double; var y: Double; var rejected: Bool; var inEditor: Bool }
     private var touches: [Int: Touch] = [:]
     private var pinch: (distance: Double, mid: Point)?
+    /// Where the current two-finger gesture began (midpoint, finger distance) and where it is now.
+    private var twoFinger: (startMid: Point, startDistance: Double, mid: Point, distance: Double)?
+    /// A two-finger swipe sideways ended: -1 swiped right (back a page), +1 left (forward).
+    public var onSwipe: ((Int) -> Void)?
+    /// How far (view pixels) both fingers must travel sideways for a swipe.
+    public var swipeDistance = 160.0
 
     public init(editor: Editor) { self.editor = editor }
 
@@ -176,7 +182,11 @@ public final class InputRouter {
 
     private func endTouch(_ tid: Int, id: Int, e: InputEvent, cancel: Bool) -> Bool {
         guard let t = touches.removeValue(forKey: tid) else { lastDropReason = "touch end without a begin"; return false }
-        if pinch != nil, touches.filter({ !$0.value.rejected }).count < 2 { pinch = nil }
+        if pinch != nil, touches.filter({ !$0.value.rejected }).count < 2 {
+            pinch = nil
+            if !cancel { reportSwipe() }
+            twoFinger = nil
+        }
         guard t.inEditor, editor.activePointerIds.contains(id) else { return !t.rejected }
         if cancel { return call { try editor.pointerCancel(pointerId: id) } }
         return call { try editor.pointerUp(x: e.x, y: e.y, t: e.time, f: e.pressure, type: .touch, pointerId: id) }
@@ -191,6 +201,17 @@ public final class InputRouter {
     private func startPinch() {
         guard let (a, b) = pinchPair() else { return }
         pinch = (max(1, hypot(a.x - b.x, a.y - b.y)), Point(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2))
+        if let p = pinch { twoFinger = (p.mid, p.distance, p.mid, p.distance) }
+    }
+
+    /// Both fingers went far sideways without spreading or closing much: a page turn. (The view
+    /// scrolled along meanwhile, as for any two-finger pan.)
+    private func reportSwipe() {
+        guard let g = twoFinger else { return }
+        let dx = g.mid.x - g.startMid.x, dy = g.mid.y - g.startMid.y
+        let spread = g.distance / g.startDistance
+        guard abs(dx) >= swipeDistance, abs(dx) > 2 * abs(dy), spread > 0.7, spread < 1.4 else { return }
+        onSwipe?(dx < 0 ? 1 : -1)
     }
 
     private func updatePinch() -> Bool {
@@ -200,6 +221,8 @@ public final class InputRouter {
         editor.scroll(by: Point(x: p.mid.x - mid.x, y: p.mid.y - mid.y))
         if abs(d / p.distance - 1) > 0.01 { editor.zoom(by: d / p.distance, at: mid) }
         pinch = (d, mid)
+        twoFinger?.mid = mid
+        twoFinger?.distance = d
         return true
     }
 
@@ -213,6 +236,7 @@ public final class InputRouter {
             touches[tid]?.inEditor = false
         }
         pinch = nil
+        twoFinger = nil
     }
 
     /// A device went away (unplugged, disabled) or stopped reporting: its strokes are cancelled.

@@ -26,6 +26,7 @@ final class PopupController {
     /// The context menu for the block and word under a point of the canvas.
     func openContextMenu(at p: Point) {
         close()
+        if editor.hasSelection, editor.renderState.selectionFrame?.hit(p) != nil { return openSelectionMenu(at: p) }
         let block = editor.hitBlock(at: p)
         let word = editor.hitWord(at: p)
         if let block { editor.setSelection([block.id]) }
@@ -57,6 +58,32 @@ final class PopupController {
         show(OverlayMenu(items: items, highlighted: nil, scale: view.scale, title: title), kind: "menu", at: p)
     }
 
+    /// The pens' palette for a tool: its colours (the current one in bold) and widths.
+    func openPens(tool: Tool, at p: Point) {
+        let items = PenPalette.menuItems(tool: tool, style: editor.toolController.style(for: tool == .highlighter ? .highlighter : .pen),
+                                         theme: view.renderer.theme, custom: PenSettings.load().custom)
+        show(OverlayMenu(items: items, highlighted: nil, scale: view.scale, title: tool == .highlighter ? "Marker" : "Pen"), kind: "pens", at: p)
+    }
+
+    /// The custom colour chooser: a grid of swatches, each a tap target for a pen or a finger.
+    func openColourGrid(tool: Tool, at p: Point) {
+        let t: Tool = tool == .highlighter ? .highlighter : .pen
+        let items = PenPalette.gridItems(tool: t, current: editor.toolController.style(for: t).color)
+        show(OverlayMenu(items: items, highlighted: nil, scale: view.scale, title: "Custom colour", columns: PenPalette.gridColumns),
+             kind: "colours", at: p)
+    }
+
+    /// The lasso selection's menu: its actions, then the colours it can take.
+    func openSelectionMenu(at p: Point) {
+        var items: [OverlayMenu.Item] = [
+            .init(label: "Cut", action: .cut, enabled: true), .init(label: "Copy", action: .copy, enabled: true),
+            .init(label: "Delete", action: .removeBlock(nil), enabled: true),
+            .init(label: "Convert", action: .convertSelection, enabled: true),
+        ]
+        items += PenPalette.penColors(theme: view.renderer.theme).map { .init(label: $0.name, action: .penStyle(color: $0.color, width: nil), enabled: true) }
+        show(OverlayMenu(items: items, highlighted: nil, scale: view.scale, title: "Selection"), kind: "menu", at: p)
+    }
+
     /// A word's candidates, the chosen one in bold.
     func openCandidates(_ ref: WordRef, at p: Point) {
         guard let words = editor.getBlockById(ref.blockId)?.words, words.indices.contains(ref.index),
@@ -73,12 +100,19 @@ final class PopupController {
         show(OverlayMenu(items: items, highlighted: nil, scale: view.scale, title: "Candidates"), kind: "candidates", at: p)
     }
 
+    /// A menu of commands (the File menu, a new page's kind) at a canvas point.
+    func openMenu(title: String, items: [OverlayMenu.Item], at p: Point) {
+        host?.overlaysChanged()
+        show(OverlayMenu(items: items, highlighted: nil, scale: view.scale, title: title), kind: "menu", at: p)
+    }
+
     private func show(_ menu: OverlayMenu, kind: String, at p: Point) {
         close()
         let viewW = Double(view.size.width), viewH = Double(view.size.height)
         let (w, h) = menu.size
         let px = max(0, min(p.x, viewW - w)).rounded()
-        var py = p.y.rounded()
+        // Never above the canvas's top (a point on the toolbar): the title would be cut off.
+        var py = max(0, p.y).rounded()
         if py + h > viewH { py = max(0, p.y - h).rounded() }
         let f = Rect(x: px, y: py, width: w, height: h)
         window.setFrame(f)
@@ -89,7 +123,7 @@ final class PopupController {
         if tracer.enabled {
             let items: [JSONValue] = menu.items.indices.map { i in
                 .object(["label": .string(menu.items[i].label), "enabled": .bool(menu.items[i].enabled),
-                         "current": .bool(menu.items[i].current),
+                         "current": .bool(menu.items[i].current), "swatch": menu.items[i].swatch.map(JSONValue.string) ?? .null,
                          "frame": Tracer.rect(menu.frame(of: i).offsetBy(dx: px, dy: py))])
             }
             tracer.emit("popup", .object(["kind": .string(kind), "title": .string(menu.title), "items": .array(items)]))

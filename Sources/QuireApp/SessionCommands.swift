@@ -20,6 +20,7 @@ extension AppCommand {
         case .convertBlock(let id): return named("convertBlock", ["block": .string(id)])
         case .convertWord(let ref): return named("convertWord", word(ref))
         case .addTextBlock: return named("addTextBlock")
+        case .addMathBlock: return named("addMathBlock")
         case .copy: return named("copy")
         case .paste(let p):
             let at = p ?? lastPoint
@@ -31,7 +32,14 @@ extension AppCommand {
         case .zoomOut: return named("zoomOut")
         case .clearSelection: return named("clearSelection")
         case .typeText(let s): return named("typeText", ["text": .string(s)])
-        case .insertImage, .save, .exportBlock, .showCandidates, .toggleFullscreen, .quit, .contextMenu:
+        case .cut: return named("cut")
+        case .convertSelection: return named("convertSelection")
+        case let .penStyle(color, width):
+            var o: [String: JSONValue] = [:]
+            if let color { o["color"] = .string(color) }
+            if let width { o["width"] = .number(Double(width)) }
+            return named("penStyle", o)
+        case .insertImage, .save, .exportBlock, .showCandidates, .toggleFullscreen, .toggleInspector, .quit, .contextMenu, .pens, .colourGrid, .page, .file, .search:
             return nil
         }
     }
@@ -65,7 +73,16 @@ extension AppCommand {
         case "convertBlock": self = .convertBlock(try string("block"))
         case "convertWord": self = .convertWord(try word())
         case "addTextBlock": self = .addTextBlock
+        case "addMathBlock": self = .addMathBlock
         case "copy": self = .copy
+        case "cut": self = .cut
+        case "convertSelection": self = .convertSelection
+        case "penStyle":
+            let color = o["color"]?.stringValue
+            guard color.map(PenPalette.isColor) ?? true else { throw QuireError(.invalidArgument, "command penStyle: bad colour") }
+            let width = o["width"]?.doubleValue
+            guard width.map({ $0.isFinite && $0 >= 0 && $0 <= 100 }) ?? true else { throw QuireError(.invalidArgument, "command penStyle: bad width") }
+            self = .penStyle(color: color, width: width.map { Float($0) })
         case "paste": self = .paste(at: Point(x: try number("x"), y: try number("y")))
         case "removeBlock": self = .removeBlock(o["block"]?.stringValue)
         case "removeWord": self = .removeWord(try word())

@@ -79,6 +79,7 @@ private final class ReplayHost: CommandHost {
     func show(_ text: String, seconds: TimeInterval) { messages.append(text) }
     func promptForImage() {}
     func toggleFullscreen() {}
+    func toggleInspector() {}
     func quit() {}
     func openContextMenu(at p: Point) {}
     func openCandidates(_ ref: WordRef, at p: Point) {}

@@ -22,6 +22,15 @@ public struct AppOptions: Sendable {
     public var display: String?
     /// Shown in the toolbar when the window opens (e.g. what `quire edit` imported).
     public var openingNote = ""
+    /// Imports another program's ink file into a new package beside it, for File > Open:
+    /// (the package's path, a note), or nil when the file is to be opened as a package.
+    public var importer: (@Sendable (String) throws -> (path: String, note: String)?)?
+    /// The inspector window (`quire inspect` with a display): the debug overlay and the inspector
+    /// panel open, a stroke timeline on the arrow keys, typing off.
+    public var inspect = false
+    /// What the gesture classifier said about each pen stroke of a replayed session, for the
+    /// inspector window's gestures layer.
+    public var inspectGestures: [GestureExplanation] = []
     public init() {}
 }
 

@@ -3,7 +3,7 @@ import Quire
 
 /// The toolbar's commands.
 public enum ToolbarCommand: String, CaseIterable, Sendable {
-    case pen, highlighter, eraser, selector, undo, redo, clear, convert, text, image, save
+    case file, pen, highlighter, eraser, selector, pens, undo, redo, clear, convert, text, math, image, save, previousPage, pages, nextPage
 
     var label: String {
         switch self {
@@ -11,13 +11,19 @@ public enum ToolbarCommand: String, CaseIterable, Sendable {
         case .highlighter: "Marker"
         case .eraser: "Eraser"
         case .selector: "Lasso"
+        case .pens: "Colour"
         case .undo: "Undo"
         case .redo: "Redo"
         case .clear: "Clear"
         case .convert: "Convert"
         case .text: "Text"
+        case .math: "Math"
         case .image: "Image"
         case .save: "Save"
+        case .file: "File"
+        case .previousPage: "\u{25C0}"
+        case .pages: "Pages"
+        case .nextPage: "\u{25B6}"
         }
     }
 
@@ -33,53 +39,37 @@ public enum ToolbarCommand: String, CaseIterable, Sendable {
     }
 }
 
-/// Lays out the toolbar: touch-sized buttons (at least 40 px at scale 1) left to right.
-public struct ToolbarLayout: Sendable {
-    public var commands: [ToolbarCommand]
-    public var scale: Double
-
-    public init(kiosk: Bool, scale: Double) {
-        // A kiosk has no files to pick or save: it saves on its own.
-        commands = ToolbarCommand.allCases.filter { !kiosk || ($0 != .image && $0 != .save) }
-        self.scale = scale
-    }
-
-    /// Height of the toolbar in pixels.
-    public var height: Int { Int((48 * scale).rounded()) }
-
-    /// Button frames in toolbar pixels.
-    public func frames() -> [(ToolbarCommand, Rect)] {
-        var x = 6 * scale
-        var out: [(ToolbarCommand, Rect)] = []
-        for c in commands {
-            let w = max(44 * scale, ChromePainter.labelWidth(c.label, scale: scale) + 20 * scale)
-            out.append((c, Rect(x: x, y: 5 * scale, width: w, height: Double(height) - 10 * scale)))
-            x += w + (c == .selector || c == .clear ? 14 : 5) * scale
-        }
-        return out
-    }
-
-    /// The command under a toolbar point.
-    public func command(at p: Point) -> ToolbarCommand? {
-        frames().first { $0.1.insetBy(dx: -2 * scale, dy: -4 * scale).contains(p) }?.0
-    }
-}
-
-/// The toolbar's state and painting: which button is held down, the status message at its right
-/// end, and the image path being typed there.
+/// The toolbar's state and painting: which button is held down, the More menu of the buttons that
+/// do not fit, the status message at its right end (over the canvas when there is no room), and
+/// the image path being typed there.
 final class ToolbarController {
-    let layout: ToolbarLayout
+    private(set) var layout: ToolbarLayout
     private let window: PaintedWindow
+    /// Shows the message over the canvas when the toolbar has no room for it (nil: clipped).
+    private let overlay: MessageOverlay?
     private var pressed: ToolbarCommand?
+    private var pressedMore = false
+    private var tool: Tool?
+    private var canUndo = false, canRedo = false
     private var signature = ""
     private(set) var message = ""
     private var messageUntil: Date?
     /// The image path being typed (nil: no prompt).
     private(set) var prompt: String?
+    /// Opens a menu at a point of the canvas (the More button's; the window's popup menu).
+    var openMenu: (String, [OverlayMenu.Item], Point) -> Void = { _, _, _ in }
 
-    init(layout: ToolbarLayout, window: PaintedWindow) {
+    init(layout: ToolbarLayout, window: PaintedWindow, overlay: PaintedWindow? = nil) {
         self.layout = layout
         self.window = window
+        self.overlay = overlay.map { MessageOverlay(window: $0, scale: layout.scale) }
+    }
+
+    /// The More menu: the folded buttons' commands, the current tool marked.
+    var moreItems: [OverlayMenu.Item] {
+        layout.folded.map { c in
+            OverlayMenu.Item(label: c.menuLabel, action: c.command, enabled: c == .undo ? canUndo : c == .redo ? canRedo : !disabled.contains(c), current: c.tool != nil && c.tool == tool)
+        }
     }
 
     /// Shows a message for a while (also on stderr).
@@ -103,12 +93,20 @@ final class ToolbarController {
     }
 
     /// A press (pixels of the toolbar): remembers the button under it.
-    func press(at p: Point) { pressed = layout.command(at: p) }
+    func press(at p: Point) {
+        pressed = layout.command(at: p)
+        pressedMore = layout.isMore(at: p)
+    }
 
-    /// A release: the button's command when it is the one pressed.
+    /// A release: the button's command when it is the one pressed; on More, opens its menu
+    /// under the button.
     func release(at p: Point) -> AppCommand? {
         let c = layout.command(at: p)
-        defer { pressed = nil }
+        defer { pressed = nil; pressedMore = false }
+        if pressedMore, layout.isMore(at: p), let f = layout.moreFrame {
+            openMenu("More", moreItems, Point(x: f.x, y: 0))
+            return nil
+        }
         guard let c, c == pressed else { return nil }
         return c.command
     }
@@ -135,16 +133,67 @@ final class ToolbarController {
     }
 
     /// Repaints when what the toolbar shows changed (or always with `force`).
+    /// Buttons drawn held down (Pages while the page strip shows) and greyed out (◀ on the first page).
+    var latched: Set<ToolbarCommand> = []
+    var disabled: Set<ToolbarCommand> = []
+
     func paint(width: Int, scale: Double, tool: Tool, canUndo: Bool, canRedo: Bool, theme: Theme, force: Bool = false) {
-        let sig = "\(tool)|\(canUndo)|\(canRedo)|\(message)|\(prompt ?? "-")|\(pressed?.rawValue ?? "")|\(width)"
+        let sig = "\(tool)|\(canUndo)|\(canRedo)|\(message)|\(prompt ?? "-")|\(pressed?.rawValue ?? "")|\(pressedMore)|\(width)|"
+            + "\(latched.map(\.rawValue).sorted())|\(disabled.map(\.rawValue).sorted())"
         guard force || sig != signature else { return }
         signature = sig
-        let buttons = layout.frames().map { c, f in
-            ChromeButton(id: c.rawValue, label: c.label, frame: f, active: c.tool == tool || c == pressed,
-                         enabled: c == .undo ? canUndo : c == .redo ? canRedo : true)
+        (self.tool, self.canUndo, self.canRedo) = (tool, canUndo, canRedo)
+        layout.width = Double(width)
+        var buttons = layout.frames().map { c, f in
+            ChromeButton(id: c.rawValue, label: c.label, frame: f, active: c.tool == tool || c == pressed || latched.contains(c),
+                         enabled: c == .undo ? canUndo : c == .redo ? canRedo : !disabled.contains(c))
+        }
+        if let f = layout.moreFrame {
+            // Held down while it hides the current tool, so the pen's state stays visible.
+            let hidesTool = layout.folded.contains { $0.tool == tool }
+            buttons.append(ChromeButton(id: "more", label: ToolbarLayout.moreLabel, frame: f, active: pressedMore || hidesTool, enabled: true))
         }
         let text = prompt.map { "Image file: \($0)_  (Enter to insert, Esc to cancel)" } ?? message
+        let fits = ChromePainter.labelWidth(text, scale: scale) <= layout.messageFrame.width
         ChromePainter.drawToolbar(on: window.surface, width: width, height: layout.height, scale: scale, buttons: buttons,
-                                  message: text, theme: theme)
+                                  message: fits || overlay == nil ? text : "", theme: theme)
+        overlay?.show(fits ? "" : text, width: Double(width), theme: theme, force: force)
+    }
+}
+
+extension ToolbarCommand {
+    /// The label in the More menu (the page arrows never fold).
+    var menuLabel: String {
+        switch self {
+        case .pens: "Colour\u{2026}"
+        case .file: "File\u{2026}"
+        case .image: "Image\u{2026}"
+        default: label
+        }
+    }
+}
+
+/// The status message in a strip over the top of the canvas, for when the toolbar has no room.
+final class MessageOverlay {
+    private let window: PaintedWindow
+    private let scale: Double
+    private var shown = ""
+    private var shownWidth = 0.0
+
+    init(window: PaintedWindow, scale: Double) {
+        self.window = window
+        self.scale = scale
+    }
+
+    /// Shows `text` across the canvas's width; "" hides it.
+    func show(_ text: String, width: Double, theme: Theme, force: Bool) {
+        guard text != shown || (!text.isEmpty && (force || width != shownWidth)) else { return }
+        (shown, shownWidth) = (text, width)
+        guard !text.isEmpty else { window.hide(); return }
+        let h = (30 * scale).rounded()
+        window.setFrame(Rect(x: 0, y: 0, width: width, height: h))
+        window.showRaised()
+        ChromePainter.drawToolbar(on: window.surface, width: Int(width), height: Int(h), scale: scale, buttons: [], message: text,
+                                  theme: theme)
     }
 }

@@ -9,7 +9,8 @@ typealias WindowID = UInt
 
 /// A key the app treats specially; everything else arrives as the text it types.
 enum Key: Equatable, Sendable {
-    case escape, up, down, tab, enter, menu, backspace, delete, f11
+    case escape, up, down, left, right, home, end, tab, enter, menu, backspace, delete, f11, f12
+    case pageUp, pageDown
     /// The keypad's + and - (which type no character of their own keysym).
     case keypadPlus, keypadMinus
     /// A key whose symbol is a character (Latin-1 or Unicode keysyms; space is " ").

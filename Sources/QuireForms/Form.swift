@@ -15,6 +15,8 @@ public final class Form {
     public let configuration: Configuration
     /// Field id → the field's editor (its part attached).
     public private(set) var editors: [String: Editor] = [:]
+    /// `forms.on-submit` as read at the first submit (see `FormSubmit.swift`).
+    var submitHookCache: SubmitHook??
 
     /// Package metadata keys.
     static let specKey = "quire.form.spec"
@@ -213,6 +215,7 @@ public final class Form {
     public func save() throws { try package.save() }
 
     public func close() {
+        if case let hook?? = submitHookCache { hook.wait() }
         for e in editors.values { try? e.setPart(nil) }
         for f in spec.fields where f.kind == .choice && !f.options.isEmpty { try? FileManager.default.removeItem(atPath: wordListPath(f)) }
         package.close()

@@ -5,9 +5,10 @@ extension Form {
     /// True when every field's value is valid.
     public func isComplete(_ values: [FieldValue]) -> Bool { values.allSatisfy(\.valid) }
 
-    /// Validates the form, stores it as one record and clears the form (saved). A form that is
-    /// not valid is refused with every failing field's error, and nothing is stored. Call
-    /// `finishSubmission()` once the id has been handed on (printed, shown).
+    /// Validates the form, stores it as one record and clears the form. A form that is not valid
+    /// is refused with every failing field's error, and nothing is stored. Call
+    /// `finishSubmission()` once the id has been handed on (printed, shown): it saves the cleared
+    /// form and forgets the id in one package save.
     ///
     /// Crash safety: before the record is written, its id and a fingerprint of the form's ink are
     /// saved in the package. A submit killed at any moment and run again finds them: if the store
@@ -36,13 +37,30 @@ extension Form {
             try package.save()
         }
         let ms = (time.timeIntervalSince1970 * 1000).rounded(.down) / 1000
-        try store.save(Submission(id: id, formId: spec.id, formVersion: spec.version,
-                                  time: Date(timeIntervalSince1970: ms), fields: values))
-        try clearAndSave()
+        let record = Submission(id: id, formId: spec.id, formVersion: spec.version, time: Date(timeIntervalSince1970: ms), fields: values)
+        if try store.save(record) { submitHook?.send(record.recordJSON) }
+        // Cleared here, saved by finishSubmission: one package save fewer per submit. A crash
+        // before that save leaves the ink and the marker on disk, which the next submit
+        // recognises as this stored submission (above).
+        clear()
         return id
     }
 
-    /// Forgets the last submission's id (see `submit`); the form is then ready for the next one.
+    /// The form's `forms.on-submit` command (form or engine configuration), read once; a bad
+    /// value is logged and no command runs: it must not stop the submit, whose record is stored.
+    public var submitHook: SubmitHook? {
+        if let cached = submitHookCache { return cached }
+        let hook: SubmitHook?
+        do { hook = try SubmitHook.configured(in: configuration) } catch {
+            SubmitHook.logToStandardError("\(error)")
+            hook = nil
+        }
+        submitHookCache = .some(hook)
+        return hook
+    }
+
+    /// Forgets the last submission's id and saves the cleared form (see `submit`); the form is
+    /// then ready for the next one.
     public func finishSubmission() throws {
         guard package.metadata.hasKey(Self.pendingKey) else { return }
         package.metadata.removeKey(Self.pendingKey)

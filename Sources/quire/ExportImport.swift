@@ -20,25 +20,27 @@ func withPart(_ file: String, index: Int, recovery: RecoveryOptions, save: Bool 
 }
 
 struct ExportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "export", abstract: "Export a part as text, JSON, InkML, PNG, JPEG, SVG or PDF, or the package as Xournal++ (xopp).")
+    static let configuration = CommandConfiguration(commandName: "export", abstract: "Export a part as text, JSON, InkML, LaTeX or MathML (math), PNG, JPEG, SVG or PDF, or the package as Xournal++ (xopp).")
     @Argument(help: "The package file.") var file: String
-    @Option(help: "text, json, inkml, png, jpeg, svg, pdf, or xopp (every part, one page each).") var format: String
+    @Option(help: "text, json, inkml, latex, mathml (Math blocks), png, jpeg, svg, pdf, or xopp (every part, one page each).") var format: String
     @Option(help: "Part index (0-based).") var part = 0
     @Option(help: "Block id to export instead of the whole part.") var block: String?
     @Option(help: "Resolution of PNG/JPEG output.") var dpi: Double = 150
     @Option(name: .shortAndLong, help: "Output file (default: standard output for textual formats).") var output: String?
+    @Flag(help: "Export the whole notebook: --format pdf (a page per part), text or markdown (a heading per page).") var notebook = false
     @OptionGroup var recovery: RecoveryOptions
 
     func run() throws {
         try runReporting {
+            if notebook { return try ExportNotebook.run(file, format: format, output: output, recovery: recovery) }
             if format.lowercased() == "xopp" { return try ExportXopp.run(file, output: output, recovery: recovery) }
-            let types: [String: MimeType] = ["text": .text, "json": .json, "inkml": .inkml, "png": .png, "jpeg": .jpeg, "jpg": .jpeg, "svg": .svg, "pdf": .pdf]
+            let types: [String: MimeType] = ["text": .text, "json": .json, "inkml": .inkml, "latex": .latex, "mathml": .mathml, "png": .png, "jpeg": .jpeg, "jpg": .jpeg, "svg": .svg, "pdf": .pdf]
             guard let mime = types[format.lowercased()] else {
-                throw QuireError(.invalidArgument, "unknown format '\(format)'; use one of text, json, inkml, png, jpeg, svg, pdf, xopp")
+                throw QuireError(.invalidArgument, "unknown format '\(format)'; use one of text, json, inkml, latex, mathml, png, jpeg, svg, pdf, xopp")
             }
             try withPart(file, index: part, recovery: recovery) { editor, _ in
                 // Blocks saved without recognition results are read now, so the text is in the export.
-                if mime == .text || mime == .json || mime == .inkml { try editor.waitForIdle() }
+                if [.text, .json, .inkml, .latex, .mathml].contains(mime) { try editor.waitForIdle() }
                 let target = try block.map { id -> ContentBlock in
                     guard let b = editor.getBlockById(id) else { throw QuireError(.invalidBlock, "no block '\(id)' in part \(part)") }
                     return b
@@ -47,9 +49,9 @@ struct ExportCommand: ParsableCommand {
                                                           : try editor.exportData(target, mimeType: mime)
                 if let output {
                     try FileIO.writeAtomically(data, to: URL(fileURLWithPath: output).standardizedFileURL.path)
-                } else if [.text, .json, .inkml, .svg].contains(mime) {
+                } else if [.text, .json, .inkml, .svg, .latex, .mathml].contains(mime) {
                     FileHandle.standardOutput.write(data)
-                    if mime == .text { print() }
+                    if [.text, .latex, .mathml].contains(mime) { print() }
                 } else {
                     throw QuireError(.invalidArgument, "\(format) output is binary: give -o FILE")
                 }

@@ -10,7 +10,7 @@ struct FormCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "form", abstract: "Kiosk forms: create one from a spec, write ink into fields, read values, submit, list submissions.",
         subcommands: [FormNewCommand.self, FormWriteCommand.self, FormValuesCommand.self, FormSubmitCommand.self, FormSubmissionsCommand.self,
-                      FormRunCommand.self])
+                      FormRunCommand.self, FormSyncCommand.self])
 
     /// Whether `path` is a form package (read with the window's engine, so its working state goes
     /// where the window's does).
@@ -119,8 +119,21 @@ struct FormValuesCommand: ParsableCommand {
 }
 
 struct StoreOption: ParsableArguments {
-    @Option(help: "The SQLite file of submissions (default: $XDG_DATA_HOME/quire/submissions.sqlite).") var store: String?
+    @Option(help: ArgumentHelp("The SQLite file of submissions (default: $XDG_DATA_HOME/quire/submissions.sqlite), or postgresql://user:password@host:port/database.",
+                               discussion: "With PostgreSQL each record is first committed to the local outbox ($XDG_DATA_HOME/quire/outbox.sqlite) and then forwarded."))
+    var store: String?
     func open() throws -> SubmissionStore { try SubmissionStore(path: store) }
+
+    /// After a submit to PostgreSQL: waits for the forwarding under way and says, on standard
+    /// error, if the record had to stay in the outbox.
+    static func reportForwarding(_ db: SubmissionStore) {
+        guard db.isRemote else { return }
+        db.waitForForwarding()
+        guard let pending = try? db.pendingCount(), pending > 0 else { return }
+        let why = db.lastForwardingError.map { $0.message } ?? "not forwarded yet"
+        FileHandle.standardError.write(Data(("quire: stored locally; \(pending) record\(pending == 1 ? "" : "s") wait\(pending == 1 ? "s" : "") in the outbox \(db.outboxPath ?? "") "
+            + "for \(db.path) (\(why)); forwarded at the next submit or by quire form sync\n").utf8))
+    }
 }
 
 struct FormSubmitCommand: ParsableCommand {
@@ -139,6 +152,7 @@ struct FormSubmitCommand: ParsableCommand {
             // again, prints the same id (see Form.submit).
             FileHandle.standardOutput.write(Data((try JSONValue.object(["submission": .string(id.uuidString.lowercased())]).serialized() + "\n").utf8))
             try form.finishSubmission()
+            StoreOption.reportForwarding(db)
         }
     }
 }
@@ -190,5 +204,24 @@ struct FormSubmissionsCommand: ParsableCommand {
 
     static func csvField(_ s: String) -> String {
         s.contains(where: { ",\"\n\r".contains($0) }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+    }
+}
+
+struct FormSyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync", abstract: "Forward the records waiting in the outbox to the PostgreSQL store, in order.")
+    @OptionGroup var store: StoreOption
+
+    func run() throws {
+        try runReporting {
+            let db = try store.open()
+            guard db.isRemote else { print("\(db.path) is an SQLite store: nothing to forward"); return }
+            let sent = try db.sync()
+            print("forwarded \(sent) record\(sent == 1 ? "" : "s") to \(db.path); none waiting")
+            let elsewhere = try db.pendingElsewhereCount()
+            if elsewhere > 0 {
+                print("\(elsewhere) other record\(elsewhere == 1 ? "" : "s") in \(db.outboxPath ?? "the outbox") wait for another PostgreSQL URL")
+            }
+        }
     }
 }

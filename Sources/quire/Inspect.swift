@@ -16,9 +16,12 @@ struct InspectCommand: ParsableCommand {
         samples: CER and accuracy per category (as `quire eval` counts them), confusions, the worst errors as a gallery. \
         --compare reads the same ink again with other settings, side by side.
         """)
-    @Argument(help: "A package (.iink), a session recorded with `quire edit --record`, an .inkml/.xopp file, or a JSON-lines handwriting file (.jsonl, .jsonl.gz).")
-    var input: String
-    @Option(help: "The HTML file to write.") var html: String?
+    @Argument(help: "A package (.iink), a session recorded with `quire edit --record`, an .inkml/.xopp file, or JSON-lines handwriting files (.jsonl, .jsonl.gz; several are read as one set, each thinned by --limit as `quire eval` does).")
+    var inputs: [String]
+    var input: String { inputs[0] }
+    @Option(help: "The HTML file to write; without it, the inspector window opens (X display needed).") var html: String?
+    @Option(help: "X display of the inspector window (default: $DISPLAY).") var display: String?
+    @Option(help: "Size of the inspector window, WIDTHxHEIGHT.") var geometry: String?
     @Option(help: "Part index of a package (default: its first Text Document, else its first part).") var part: Int?
     @Option(help: "JSON-lines samples: at most this many samples per category, evenly spread over the file (as `quire eval --limit`).")
     var limit = 50
@@ -32,13 +35,13 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         try runReporting {
             guard limit > 0, gallery >= 0, detail >= 0 else { throw QuireError(.invalidArgument, "--limit must be positive, --gallery and --detail not negative") }
-            guard let html else {
-                throw QuireError(.invalidArgument, "give --html OUT.html: the report is written to a file")
-            }
+            guard !inputs.isEmpty else { throw QuireError(.invalidArgument, "give the ink to inspect") }
+            guard let html else { return try openWindow() }
             let base = flags.readingSettings
             let other = try compare.map { try base.applying($0) }
             let report: String
             if SessionRecorder.isSession(path: input) || input.lowercased().hasSuffix(".iink") || Self.isOtherInk(input) {
+                guard inputs.count == 1 else { throw QuireError(.invalidArgument, "give one package, session or ink file (several files only of JSON-lines samples)") }
                 report = try editorReport(base: base, compare: other)
             } else {
                 report = try samplesReport(base: base, compare: other)
@@ -56,23 +59,65 @@ struct InspectCommand: ParsableCommand {
         }
     }
 
-    /// A package, a replayed session or imported ink, read through an editor.
-    private func editorReport(base: ReadingSettings, compare: ReadingSettings?) throws -> String {
-        let adapter = try flags.adapter()
+    /// The inspector window: the package (a copy: nothing it shows is changed), the replayed
+    /// session or the imported ink in the editor window with the overlay, the panel and a timeline.
+    private func openWindow() throws {
+        guard inputs.count == 1, SessionRecorder.isSession(path: input) || input.lowercased().hasSuffix(".iink") || Self.isOtherInk(input) else {
+            throw QuireError(.invalidArgument, "the inspector window shows one package, session or ink file; labelled samples have the HTML report (--html OUT.html)")
+        }
+        guard let name = display ?? ProcessInfo.processInfo.environment["DISPLAY"], !name.isEmpty else {
+            throw QuireError(.invalidArgument, "no X display for the inspector window: set DISPLAY, or write the report with --html OUT.html")
+        }
+        guard compare == nil else { throw QuireError(.invalidArgument, "--compare is shown in the HTML report (--html OUT.html)") }
+        let temp = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: temp) }
+        let gestures = GestureLog()
+        let path = try prepare(in: temp, gestures: gestures)
+        var o = AppOptions()
+        o.file = path
+        o.inspect = true
+        o.inspectGestures = gestures.all
+        o.display = name
+        o.openingNote = "Inspecting \(URL(fileURLWithPath: input).lastPathComponent)"
+        if let geometry {
+            let parts = geometry.lowercased().split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2, parts.allSatisfy({ $0 > 0 }) else { throw QuireError(.invalidArgument, "--geometry must be WIDTHxHEIGHT") }
+            (o.width, o.height) = (parts[0], parts[1])
+        }
+        let status = QuireDesktop.run(o)
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    static func temporaryFolder() throws -> URL {
         let temp = FileManager.default.temporaryDirectory.appendingPathComponent("quire-inspect-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: temp, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: temp) }
-        var path = input
-        let gestures = GestureLog()
+        return temp
+    }
+
+    /// The package to read: a copy of the input package, the replayed session (its gestures
+    /// explained into `gestures`) or the imported ink, in `temp`.
+    private func prepare(in temp: URL, gestures: GestureLog) throws -> String {
+        let path = temp.appendingPathComponent("inspected.iink").path
         if SessionRecorder.isSession(path: input) {
-            path = temp.appendingPathComponent("replayed.iink").path
             _ = try SessionReplay.run(sessionPath: input, outPath: path) { editor in
                 editor.gestureObserver = { gestures.all.append($0) }
             }
         } else if Self.isOtherInk(input) {
-            path = temp.appendingPathComponent("imported.iink").path
             _ = try ImportFile.build(input, out: path, limit: .max, layout: "text-document")
+        } else {
+            guard FileManager.default.fileExists(atPath: input) else { throw QuireError(.fileNotFound, "\(input): no such package") }
+            try FileManager.default.copyItem(atPath: input, toPath: path)
         }
+        return path
+    }
+
+    /// A package, a replayed session or imported ink, read through an editor.
+    private func editorReport(base: ReadingSettings, compare: ReadingSettings?) throws -> String {
+        let adapter = try flags.adapter()
+        let temp = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: temp) }
+        let gestures = GestureLog()
+        let path = SessionRecorder.isSession(path: input) || Self.isOtherInk(input) ? try prepare(in: temp, gestures: gestures) : input
         let engine = try Engine()
         let editor = engine.createEditor(fontMetricsProvider: CairoFontMetrics())
         editor.recognizer = adapter
@@ -99,12 +144,19 @@ struct InspectCommand: ParsableCommand {
                                         configuration: Self.describe(other, r, compare.decoderOptions(c), compare),
                                         detail: compare.differences(from: base).joined(separator: ", "))
         }
-        let groups = SampleEvaluation.select(try SampleEvaluation.read(input, validationOnly: validationOnly), limit: limit)
-        guard !groups.isEmpty else { throw QuireError(.importError, "\(input): no labelled sample of a known category to read") }
+        // Each file thinned on its own, then the categories joined: `quire eval`'s "all files" rows.
+        var byCategory: [String: [LabeledSample]] = [:]
+        for path in inputs {
+            for (cat, list) in SampleEvaluation.select(try SampleEvaluation.read(path, validationOnly: validationOnly), limit: limit) {
+                byCategory[cat, default: []] += list
+            }
+        }
+        let groups = SampleEvaluation.categories.compactMap { c in byCategory[c].map { (category: c, samples: $0) } }
+        guard !groups.isEmpty else { throw QuireError(.importError, "\(inputs.joined(separator: ", ")): no labelled sample of a known category to read") }
         var limits = InspectorSamples.Limits()
         limits.gallery = gallery
         limits.detail = min(detail, gallery)
-        return InspectorSamples.html(groups: groups, title: URL(fileURLWithPath: input).lastPathComponent, a: a, b: b, limits: limits)
+        return InspectorSamples.html(groups: groups, title: inputs.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: ", "), a: a, b: b, limits: limits)
     }
 
     /// The configuration in force for samples, as the report lists it.

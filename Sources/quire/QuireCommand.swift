@@ -12,7 +12,7 @@ struct QuireCommand: ParsableCommand {
         version: QuireVersion.string,
         subcommands: [EditCommand.self, InfoCommand.self, NewCommand.self, ExportCommand.self, ImportCommand.self, ConvertCommand.self, RecognizeCommand.self, RecoverCommand.self,
                       EvalCommand.self, EvalGesturesCommand.self, BenchCommand.self, StressSaveCommand.self, ScreenshotCommand.self,
-                      FormCommand.self, ReplayCommand.self, InspectCommand.self],
+                      FormCommand.self, ReplayCommand.self, InspectCommand.self, SearchCommand.self, EvalSearchCommand.self, CalcCommand.self],
         defaultSubcommand: EditCommand.self
     )
 }
@@ -162,6 +162,7 @@ struct EditCommand: ParsableCommand {
         var o = AppOptions()
         o.record = record
         o.file = file
+        o.importer = { try EditImport.prepare($0).map { ($0.path, $0.note) } }
         var imported: EditImport.Imported?
         if let file {
             // Ink from elsewhere: edited as a new package beside it, said in the terminal and the window.

@@ -12,6 +12,8 @@ struct MathFlags: ParsableArguments {
     @Flag(help: "Read math: FILE holds expressions (tools/recognition/math/compose.py --jsonl; strokes in mm).") var math = false
     @Option(name: .customLong("math-model"), help: "Math recognizer weights (default: the bundled quire-math.bin).") var mathModel: String?
     @Flag(name: .customLong("no-math-pruning"), help: "Score every stroke group, as the Python reference does (slower).") var noPruning = false
+    @Option(name: .customLong("math-context-weight"), help: "Weight of the symbol-sequence prior (0: off; default \(MathRecognizer.defaultContextWeight)).")
+    var contextWeight: Double = MathRecognizer.defaultContextWeight
 
     /// The editor's adapter over the weights of `--math-model` or the bundled ones (loaded now).
     func adapter() throws -> MathRecognizerAdapter {
@@ -39,7 +41,8 @@ struct MathFlags: ParsableArguments {
             url = u
         }
         do {
-            return try MathRecognizer(model: RecognitionModel(contentsOf: url), pruneHypotheses: !noPruning)
+            return try MathRecognizer(model: RecognitionModel(contentsOf: url), pruneHypotheses: !noPruning,
+                                      contextWeight: contextWeight)
         } catch {
             throw QuireError(.resourceMissing, "math recognizer weights \(url.path): \(error)")
         }
@@ -75,12 +78,14 @@ enum RecognizeMath {
             let o = MathEvaluation.run(s, recognizer: recognizer)
             ok += o.exact ? 1 : 0
             if json {
+                let nodes = o.expressions.map(\.node)
+                // The solver's result: of the last line that asks for one (`=` at the end, `?`).
+                let value = MathSolver.solve(lines: nodes).last { $0.result != nil }?.result?.plainText
                 print(try JSONValue.object([
                     "id": .string(s.id), "latex": .string(o.latex),
-                    "mathml": o.expressions.isEmpty ? .null : .string(o.expressions.map(\.node.mathML).joined(separator: "\n")),
-                    "text": o.expressions.isEmpty ? .null : .string(o.expressions.map(\.node.plainText).joined(separator: "\n")),
-                    // The solver's value: null until the solver lands.
-                    "value": .null,
+                    "mathml": nodes.isEmpty ? .null : .string(MathNode.mathML(lines: nodes)),
+                    "text": nodes.isEmpty ? .null : .string(nodes.map(\.plainText).joined(separator: "\n")),
+                    "value": value.map(JSONValue.string) ?? .null,
                     "candidates": .array(o.candidates.map(JSONValue.string)), "ms": .number((o.ms * 100).rounded() / 100),
                 ]).serialized())
             } else {

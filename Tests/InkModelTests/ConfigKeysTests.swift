@@ -12,6 +12,8 @@ import Testing
         (.rendererInkPressure, "renderer.ink.pressure", true), (.rendererDebugBoxes, "renderer.debug.boxes", false),
         (.rendererPredictionEnable, "renderer.prediction.enable", false),
         (.inputPalmRejectionEnable, "input.palm-rejection.enable", true),
+        (.mathSolverEnable, "math.solver.enable", true),
+        (.mathSolverDisplayImplicitMultiply, "math.solver.display-implicit-multiply", true),
     ] + PartType.allCases.map { (.erasePrecisely($0), $0.configPrefix + ".eraser.erase-precisely", false) }
     static let numbers: [(ConfigKey<Double>, String, Double)] = [
         (.textGuidesSpacing, "text.guides.spacing", 10), (.textDocumentBlockSpacing, "text-document.block-spacing", 4),
@@ -23,12 +25,13 @@ import Testing
         (.packageMaxEntries, "content-package.max-entries", 10_000),
         (.packageMaxUncompressedSize, "content-package.max-uncompressed-size", 512 << 20),
         (.packageMaxEntrySize, "content-package.max-entry-size", 256 << 20),
+        (.mathSolverFractionalPartDigits, "math.solver.fractional-part-digits", 3),
     ]
     static let strings: [(ConfigKey<String>, String, String)] = [
         (.packageTempFolder, "content-package.temp-folder", ""), (.textConfigurationName, "text.configuration.name", "text"),
         (.textConfigurationBundle, "text.configuration.bundle", "en_US"), (.appKioskExitChord, "app.kiosk.exit-chord", "ctrl+alt+shift+q"),
         (.inputMouseTool, "input.mouse-tool", "pen"), (.inputTouchTool, "input.touch-tool", "hand"),
-        (.appRecord, "app.record", ""),
+        (.appRecord, "app.record", ""), (.mathSolverAngleUnit, "math.solver.angle-unit", "deg"),
     ]
 
     @Test func defaultsAreTheOldOnesAndTheBundledOnes() throws {
@@ -47,6 +50,7 @@ import Testing
         try check(Self.strings) { try bundled.getString($0) }
         #expect(ConfigKey<[String]>.inputDevices.name == "input.devices" && ConfigKey<[String]>.inputDevices.defaultValue == [])
         #expect(try bundled.getStringArray("input.devices") == [])
+        #expect(try bundled.getStringArray("math.solver.numerical-computation") == ConfigKey<[String]>.mathSolverNumericalComputation.defaultValue)
         // A part type's gesture list defaults to none when a configuration removes it (as before);
         // the bundled lists are what parts normally get.
         for t in PartType.allCases {

@@ -78,4 +78,35 @@ struct OverlayTests {
         none.move(1)
         #expect(none.highlighted == nil)
     }
+
+    /// The custom colour chooser: twelve hues at five lightnesses and twelve greys, all distinct
+    /// colours a stroke may store, laid out as a grid of pen-sized cells where a tap picks its cell.
+    @Test func colourGridIsAGridOfDistinctColours() {
+        let pen = PenPalette.gridColors(tool: .pen), marker = PenPalette.gridColors(tool: .highlighter)
+        #expect(pen.count == 72 && Set(pen.map(\.color)).count == 72)
+        #expect(pen.allSatisfy { PenPalette.isColor($0.color) && $0.color.count == 7 })
+        #expect(marker.allSatisfy { PenPalette.isColor($0.color) && $0.color.hasSuffix("80") }, "marker colours are translucent")
+        #expect(pen[24].color == "#ec1313" && pen[28].color == "#13ec13" && pen[32].color == "#1313ec", "red, green, blue hues at 50 %")
+        #expect(pen[60].color == "#000000" && pen[71].color == "#ffffff")
+        let menu = OverlayMenu(items: PenPalette.gridItems(tool: .pen, current: pen[13].color), highlighted: nil, scale: 1,
+                               title: "Custom colour", columns: PenPalette.gridColumns)
+        #expect(menu.items.filter(\.current).map(\.label) == [pen[13].name])
+        #expect(menu.cellSize >= 32)
+        #expect(menu.size.width == 12 * menu.cellSize + 8 && menu.size.height == menu.titleHeight + 6 * menu.cellSize + 8)
+        for i in [0, 13, 35, 71] {
+            let f = menu.frame(of: i)
+            #expect(menu.item(at: Point(x: f.midX, y: f.midY)) == i)
+        }
+        #expect(menu.frame(of: 13).x == menu.frame(of: 1).x && menu.frame(of: 13).y == menu.frame(of: 1).y + menu.cellSize)
+    }
+
+    /// The palette shows each colour's swatch, and offers the chooser.
+    @Test func paletteItemsCarryTheirSwatches() {
+        let items = PenPalette.menuItems(tool: .pen, style: (color: "#336699", width: 0.6), theme: .default, custom: "#336699")
+        let colours = items.filter { $0.swatch != nil }
+        #expect(colours.map(\.label).suffix(2) == ["Orange", "Custom #336699"])
+        #expect(colours.allSatisfy { $0.action == .penStyle(color: $0.swatch, width: nil) })
+        #expect(colours.filter(\.current).map(\.label) == ["Custom #336699"])
+        #expect(items.contains { $0.action == .colourGrid(at: nil) })
+    }
 }

@@ -45,14 +45,16 @@ import Testing
             try? FileManager.default.removeItem(atPath: path)
             try? FileManager.default.removeItem(atPath: path + "-files")
             try FileManager.default.copyItem(atPath: template, toPath: path)
-            // The first round runs whole: its time spreads the kills over a whole run.
-            let first = try submit(killAfter: round == 0 ? nil : UInt32.random(in: 0...UInt32(runTime * 1_100_000), using: &rng))
-            if round == 0 { runTime = first.seconds }
+            // The first round runs whole, and every run that finishes updates the estimate, so the kills
+            // stay spread over a whole run when the machine's load changes during the test.
+            let first = try submit(killAfter: round == 0 ? nil : UInt32.random(in: 0...UInt32(runTime * 900_000), using: &rng))
+            if round == 0 { runTime = first.seconds } else if !first.killed { runTime = 0.5 * runTime + 0.5 * first.seconds }
             if first.killed { killed += 1 }
             var id = first.id
             if id == nil {
                 retried += 1
                 let again = try submit(killAfter: nil)
+                runTime = 0.5 * runTime + 0.5 * again.seconds
                 #expect(!again.killed && again.id != nil, "round \(round): the retry must finish and acknowledge")
                 id = again.id
             }

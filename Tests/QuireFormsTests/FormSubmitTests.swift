@@ -98,6 +98,7 @@ import Testing
         expectCode(.notAFile) { _ = try SubmissionStore(path: dir.path("")) }
         try Data("not a database at all, not at all".utf8).write(to: dir.url.appendingPathComponent("junk.sqlite"))
         expectCode(.ioError) { _ = try SubmissionStore(path: dir.path("junk.sqlite")) }
-        expectCode(.invalidArgument) { _ = try SubmissionStore(path: "postgresql://localhost/forms") }
+        expectCode(.invalidArgument) { _ = try SubmissionStore(path: "mysql://localhost/forms") }
+        expectCode(.invalidArgument) { _ = try SubmissionStore(path: "postgresql://localhost:0/forms") }
     }
 }

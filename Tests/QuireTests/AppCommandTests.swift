@@ -22,9 +22,10 @@ import Testing
         for k in [Key.character("-"), .keypadMinus] { #expect(map.command(for: key(k, ctrl: true)) == .zoomOut) }
         #expect(map.command(for: key(.character("q"), ctrl: true)) == .quit)
         #expect(map.command(for: key(.enter, ctrl: true)) == .convert)
-        #expect(map.command(for: key(.character("x"), ctrl: true)) == nil)
+        #expect(map.command(for: key(.character("x"), ctrl: true)) == .cut)
         #expect(map.command(for: key(.escape, ctrl: true)) == nil)
         #expect(map.command(for: key(.f11)) == .toggleFullscreen)
+        #expect(map.command(for: key(.f12)) == .toggleInspector)
         #expect(map.command(for: key(.delete)) == .removeBlock(nil))
         #expect(map.command(for: key(.escape)) == .clearSelection)
         #expect(map.command(for: key(.menu)) == .contextMenu(at: nil))
@@ -48,6 +49,7 @@ import Testing
         let map = KeyMap(kiosk: true, exitChord: "Ctrl+Alt+Shift+Q")
         #expect(map.command(for: key(.character("q"), ctrl: true)) == nil)
         #expect(map.command(for: key(.f11)) == nil)
+        #expect(map.command(for: key(.f12)) == nil, "a kiosk shows no debugging")
         #expect(map.isExitChord(key(.character("Q"), ctrl: true, shift: true, alt: true, name: "q")))
         #expect(!map.isExitChord(key(.character("q"), ctrl: true, alt: true, name: "q")))
         #expect(!KeyMap(kiosk: false).isExitChord(key(.character("Q"), ctrl: true, shift: true, alt: true, name: "q")))
@@ -58,7 +60,7 @@ import Testing
         #expect(XKeys.key(0xff0d) == .enter && XKeys.key(0xff8d) == .enter)
         #expect(XKeys.key(0xff52) == .up && XKeys.key(0xff97) == .up)
         #expect(XKeys.key(0xff54) == .down && XKeys.key(0xff99) == .down)
-        #expect(XKeys.key(0xff09) == .tab && XKeys.key(0xff67) == .menu && XKeys.key(0xffc8) == .f11)
+        #expect(XKeys.key(0xff09) == .tab && XKeys.key(0xff67) == .menu && XKeys.key(0xffc8) == .f11 && XKeys.key(0xffc9) == .f12)
         #expect(XKeys.key(0xff08) == .backspace && XKeys.key(0xffff) == .delete)
         #expect(XKeys.key(0xffab) == .keypadPlus && XKeys.key(0xffad) == .keypadMinus)
         #expect(XKeys.key(0x20) == .character(" ") && XKeys.key(0x5a) == .character("Z") && XKeys.key(0xe9) == .character("é"))
@@ -68,12 +70,13 @@ import Testing
 
     @Test func toolbarButtonsNameTheirCommands() {
         let expected: [ToolbarCommand: AppCommand] = [
-            .pen: .tool(.pen), .highlighter: .tool(.highlighter), .eraser: .tool(.eraser), .selector: .tool(.selector),
-            .undo: .undo, .redo: .redo, .clear: .clear, .convert: .convert, .text: .addTextBlock, .image: .insertImage, .save: .save,
+            .pen: .tool(.pen), .highlighter: .tool(.highlighter), .eraser: .tool(.eraser), .selector: .tool(.selector), .pens: .pens(at: nil),
+            .undo: .undo, .redo: .redo, .clear: .clear, .convert: .convert, .text: .addTextBlock, .math: .addMathBlock, .image: .insertImage, .save: .save,
+            .file: .file(.menu), .previousPage: .page(.previous), .pages: .page(.toggleStrip), .nextPage: .page(.next),
         ]
         for c in ToolbarCommand.allCases { #expect(c.command == expected[c], "\(c)") }
-        #expect(ToolbarLayout(kiosk: true, scale: 1).commands == ToolbarCommand.allCases.filter { $0 != .image && $0 != .save })
-        let bar = ToolbarController(layout: ToolbarLayout(kiosk: false, scale: 1), window: TestWindow())
+        #expect(ToolbarLayout(kiosk: true, scale: 1, width: 1000).commands == ToolbarCommand.allCases.filter { $0 != .image && $0 != .save && $0 != .file })
+        let bar = ToolbarController(layout: ToolbarLayout(kiosk: false, scale: 1, width: 1000), window: TestWindow())
         let frames = bar.layout.frames()
         let undo = frames.first { $0.0 == .undo }!.1, redo = frames.first { $0.0 == .redo }!.1
         bar.press(at: Point(x: undo.midX, y: undo.midY))
@@ -83,8 +86,35 @@ import Testing
         #expect(bar.release(at: Point(x: redo.midX, y: redo.midY)) == nil)
     }
 
+    @Test func moreMenuItemsPerformTheFoldedButtonsCommands() throws {
+        let s = try Session()
+        let bar = ToolbarController(layout: ToolbarLayout(kiosk: false, scale: 1, width: 480), window: TestWindow())
+        bar.paint(width: 480, scale: 1, tool: .pen, canUndo: false, canRedo: false, theme: .default)
+        var opened: (String, [OverlayMenu.Item], Point)?
+        bar.openMenu = { opened = ($0, $1, $2) }
+        let more = try #require(bar.layout.moreFrame)
+        bar.press(at: Point(x: more.midX, y: more.midY))
+        #expect(bar.release(at: Point(x: more.midX, y: more.midY)) == nil)
+        let (title, items, at) = try #require(opened)
+        #expect(title == "More" && at == Point(x: more.x, y: 0))
+        #expect(items.compactMap(\.action) == bar.layout.folded.map(\.command))
+        #expect(items.first { $0.label == "Redo" }?.enabled == false, "Redo is greyed out in the menu as on its button")
+        // Chosen through the popup, as in the window: Text adds a Text block, Clear removes it.
+        let popup = PopupController(view: s.view, window: TestWindow(), tracer: Tracer())
+        popup.perform = { s.dispatcher.perform($0) }
+        for label in ["Text", "Clear"] {
+            popup.openMenu(title: title, items: items, at: at)
+            let menu = try #require(popup.menu)
+            let i = try #require(menu.items.firstIndex { $0.label == label })
+            let f = menu.frame(of: i)
+            popup.press(at: Point(x: f.midX, y: f.midY))
+            popup.release(at: Point(x: f.midX, y: f.midY))
+            #expect((s.editor.rootBlock?.children.count ?? 0) == (label == "Text" ? 1 : 0), "\(label)")
+        }
+    }
+
     @Test func imagePromptTakesTextUntilEnter() {
-        let bar = ToolbarController(layout: ToolbarLayout(kiosk: false, scale: 1), window: TestWindow())
+        let bar = ToolbarController(layout: ToolbarLayout(kiosk: false, scale: 1, width: 1000), window: TestWindow())
         bar.beginPrompt()
         for c in "a.pngx" { _ = bar.promptKey(key(.character(c), String(c))) }
         _ = bar.promptKey(key(.backspace))
@@ -140,6 +170,9 @@ import Testing
         #expect(s.editor.rootBlock?.children.isEmpty ?? true)
         s.dispatcher.perform(.addTextBlock)
         #expect(s.editor.selection.count == 1 && s.host.messages.last == "Type to add text to the new block.")
+        s.dispatcher.perform(.addMathBlock)
+        let math = try #require(s.editor.selection.first.flatMap { s.editor.getBlockById($0) })
+        #expect(math.type == "Math" && s.editor.rootBlock?.children.count == 2)
     }
 
     @Test func toolsZoomDeleteAndWindowCommands() throws {
@@ -192,6 +225,50 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: base + ".png"))
         #expect(try String(contentsOfFile: base + ".txt", encoding: .utf8).contains("copy me"))
     }
+
+    @Test func lassoSelectionIsCutCopiedDeletedAndRecolouredByCommands() throws {
+        let s = try Session()
+        s.dispatcher.pensPath = s.dir.path("pens.json")
+        let a = try s.editor.pointerDown(x: 100, y: 100)
+        for i in 1...8 { try s.editor.pointerMove(x: 100 + Double(i) * 8, y: 100 + Double(i % 2) * 6) }
+        try s.editor.pointerUp(x: 170, y: 100)
+        s.editor.setSelection(blocks: [], strokes: [a])
+        s.dispatcher.perform(.copy)
+        #expect(s.clipboard.offers["image/png"] != nil, "a lasso copy offers a picture of the ink")
+        let data = try #require(s.clipboard.offers[MimeType.quireClipboard.typeName])
+        #expect(String(decoding: data, as: UTF8.self).contains("quire-selection"))
+        // Choosing a colour recolours the selection and becomes the pen's, kept for next time.
+        s.dispatcher.perform(.penStyle(color: "#c62828", width: 1.2))
+        #expect(s.editor.part?.model.strokes[a]?.color == "#c62828")
+        #expect(s.editor.toolController.style(for: .pen) == ("#c62828", 1.2))
+        #expect(PenSettings.load(path: s.dir.path("pens.json")).styles["pen"] == .init(color: "#c62828", width: 1.2))
+        let fresh = ToolController()
+        PenSettings.load(path: s.dir.path("pens.json")).apply(to: fresh)
+        #expect(fresh.style(for: .pen) == ("#c62828", 1.2), "the next session starts with it")
+        s.dispatcher.perform(.cut)
+        #expect(s.editor.part?.model.strokes[a] == nil && s.host.messages.last == "Cut.")
+        s.dispatcher.perform(.paste(at: Point(x: 300, y: 300)))
+        #expect(s.editor.part?.model.strokes.count == 1)
+        s.dispatcher.perform(.removeBlock(nil))   // Delete: the pasted, selected ink goes
+        #expect(s.editor.part?.model.strokes.isEmpty == true)
+        s.dispatcher.perform(.undo)
+        #expect(s.editor.part?.model.strokes.count == 1)
+        // A colour from the chooser's grid becomes the custom one, offered by the palette; a
+        // palette colour picked later leaves it be.
+        s.dispatcher.perform(.colourGrid(at: Point(x: 10, y: 20)))
+        #expect(s.host.calls.last == "colourGrid (10.0, 20.0)")
+        let grid = PenPalette.gridColors(tool: .pen)[17].color
+        s.dispatcher.perform(.penStyle(color: grid, width: nil))
+        #expect(PenSettings.load(path: s.dir.path("pens.json")).custom == grid)
+        s.dispatcher.perform(.penStyle(color: "#1565c0", width: nil))
+        #expect(PenSettings.load(path: s.dir.path("pens.json")).custom == grid)
+        #expect(s.editor.toolController.style(for: .pen).color == "#1565c0")
+        // A broken pens file gives the defaults, never a crash.
+        try Data("{".utf8).write(to: URL(fileURLWithPath: s.dir.path("bad.json")))
+        var warned = ""
+        #expect(PenSettings.load(path: s.dir.path("bad.json"), warn: { warned = $0 }) == PenSettings())
+        #expect(warned.contains("bad.json"))
+    }
 }
 
 /// An editor view and a dispatcher over a new package, with a recording host and clipboard.
@@ -225,10 +302,12 @@ private final class RecordingHost: CommandHost {
     func show(_ text: String, seconds: TimeInterval) { messages.append(text) }
     func promptForImage() { calls.append("promptForImage") }
     func toggleFullscreen() { calls.append("toggleFullscreen") }
+    func toggleInspector() { calls.append("toggleInspector") }
     func quit() { calls.append("quit") }
     func openContextMenu(at p: Point) { calls.append("contextMenu (\(p.x), \(p.y))") }
     func openCandidates(_ ref: WordRef, at p: Point) { calls.append("candidates \(ref)") }
     func overlaysChanged() { overlayChanges += 1 }
+    func openColourGrid(at p: Point) { calls.append("colourGrid (\(p.x), \(p.y))") }
 }
 
 private final class MemoryClipboard: ClipboardTransport {

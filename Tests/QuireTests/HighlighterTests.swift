@@ -24,6 +24,22 @@ import Testing
         #expect(svg.contains("rgb(8.235294%,39.607843%,75.294118%)") || svg.lowercased().contains("#1565c0"), "the pen's colour is in the SVG")
     }
 
+    /// The pen's style belongs to the editor, not the page: every page of a notebook, new or
+    /// gone back to, is written in the chosen colour.
+    @Test func thePensStyleHoldsOnEveryPage() throws {
+        let f = try Fixture()
+        let nb = try Notebook(package: f.package, editor: f.editor)
+        f.editor.toolController.setStyle(color: "#c62828", width: 1.2, for: .pen)
+        let first = try f.write(x: 100, y: 100)
+        try nb.addPage(type: .drawing)
+        let second = try f.write(x: 100, y: 100)
+        #expect(f.editor.part?.model.strokes[second]?.color == "#c62828" && f.editor.part?.model.strokes[second]?.width == 1.2)
+        try nb.goTo(0)
+        let third = try f.write(x: 100, y: 200)
+        let m = try #require(f.editor.part?.model)
+        #expect(m.strokes[first]?.color == "#c62828" && m.strokes[third]?.color == "#c62828")
+    }
+
     @Test func highlighterInkIsNeverReadAndMarksTheWordItCovers() throws {
         let f = try Fixture(recognizer: TextRecognizerAdapter.shared)
         let block = try f.editor.addBlock(at: f.editor.viewTransform.apply(Point(x: 12, y: 31)), type: "Text")

@@ -219,7 +219,7 @@ enum MathFixture {
 }
 
 /// Math in the editor: Math parts and blocks read math off the input thread, line by line.
-@Suite(.serialized) struct MathEditorTests {
+@Suite(.serialized) struct MathEditorRecognitionTests {
     @Test func mathPartReadsMathIncrementallyAndStoresTheResult() throws {
         let url = try #require(MathRecognizerAdapter.defaultWeightsURL())
         let adapter = MathRecognizerAdapter(modelURL: url)

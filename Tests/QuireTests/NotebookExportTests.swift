@@ -45,4 +45,21 @@ import Testing
         try nb.export(to: path, mimeType: .markdown)
         #expect(FileManager.default.contents(atPath: path) == (try nb.export(mimeType: .markdown)))
     }
+
+    @Test func theCommandLineExportsTheWholeNotebook() throws {
+        let (f, nb) = try notebook()
+        try f.package.save()
+        let path = f.package.path
+        f.package.close()
+        let md = try runQuire(["export", path, "--notebook", "--format", "markdown"])
+        #expect(md.status == 0, "\(md.err)")
+        #expect(md.out == String(decoding: try nb.export(mimeType: .markdown), as: UTF8.self) + "\n")
+        let pdf = f.dir.path("notes.pdf")
+        #expect(try runQuire(["export", path, "--notebook", "--format", "pdf", "-o", pdf]).status == 0)
+        let text = String(decoding: FileManager.default.contents(atPath: pdf) ?? Data(), as: UTF8.self)
+        #expect(text.hasPrefix("%PDF-") && text.contains("/Count 3"))
+        let bad = try runQuire(["export", path, "--notebook", "--format", "inkml"])
+        #expect(bad.status != 0 && bad.err.contains("use pdf, text or markdown"))
+        #expect(try runQuire(["export", path, "--notebook", "--format", "pdf"]).err.contains("give -o FILE"))
+    }
 }

@@ -48,6 +48,28 @@ import Testing
         #expect(f.editor.viewState == second)
     }
 
+    @Test func eachPageKeepsItsOwnUndoHistory() throws {
+        let (f, nb) = try notebook(extra: 1)
+        try f.write(x: 100, y: 100)
+        try f.write(x: 100, y: 200)
+        f.editor.undo()
+        #expect(f.editor.canRedo)
+        try nb.next()
+        #expect(!f.editor.canUndo && !f.editor.canRedo)
+        try f.write(x: 100, y: 300)
+        try nb.previous()
+        // Page 1's steps are back: redo the undone stroke, undo both.
+        #expect(f.editor.canUndo && f.editor.canRedo)
+        f.editor.redo()
+        #expect(f.editor.part?.model.strokes.count == 2)
+        f.editor.undo()
+        f.editor.undo()
+        #expect(f.editor.part?.model.strokes.isEmpty == true && !f.editor.canUndo)
+        try nb.next()
+        f.editor.undo()
+        #expect(f.editor.part?.model.strokes.isEmpty == true)
+    }
+
     @Test func newPagesGoAfterTheCurrentOneWithTheirType() throws {
         let (f, nb) = try notebook(extra: 1)
         #expect(Notebook.pageTypes.first == .textDocument && Set(Notebook.pageTypes) == Set(PartType.allCases))

@@ -45,6 +45,17 @@ import Testing
         #expect(inkBounds(f, [a]) == after)
     }
 
+    /// `setSelection([])` (the app's Esc) ends a lasso selection of loose strokes too, frame and all.
+    @Test func clearingTheBlockSelectionEndsALassoSelection() throws {
+        let f = try Fixture(type: "Text Document")
+        let a = try f.write(x: 100, y: 100)
+        try lasso(f, Rect(x: 80, y: 80, width: 120, height: 60))
+        #expect(f.editor.selectedStrokes == [a] && f.editor.selection.isEmpty)
+        f.editor.setSelection([])
+        #expect(!f.editor.hasSelection)
+        #expect(f.editor.renderState.selectionFrame == nil)
+    }
+
     @Test func lassoDragInsideMovesAsOneStep() throws {
         let f = try Fixture(type: "Drawing")
         let a = try f.write(x: 100, y: 100)
@@ -209,5 +220,28 @@ import Testing
         #expect(words.contains { $0.label == "b" && $0.strokeIds.isEmpty })
         f.editor.undo()
         #expect(f.part.model.strokes[b] != nil)
+    }
+
+    /// A copied selection's picture shows typed text and images, not only ink.
+    @Test func selectionPictureDrawsTypedTextAndImages() throws {
+        let f = try Fixture(type: "Text Document")
+        let typed = try f.editor.addBlock(at: Point(x: 100, y: 100), type: "Text", mimeType: .text, data: "Hello typed words")
+        f.editor.setSelection(blocks: [typed.id], strokes: [])
+        let text = try ImageCodec.decodePNG(try f.editor.selectionPNG(dpi: 96))
+        #expect(dark(text) > 40, "the typed words are drawn")
+        // An image block: its picture is the image (a blue rectangle).
+        let file = f.dir.path("square.png")
+        try makePNG(file, width: 40, height: 40)
+        let image = try f.editor.addImage(at: Point(x: 100, y: 300), file: file, mimeType: .png)
+        f.editor.setSelection(blocks: [image.id], strokes: [])
+        let picture = try ImageCodec.decodePNG(try f.editor.selectionPNG(dpi: 96))
+        #expect(dark(picture) > picture.width * picture.height / 4, "the image is drawn")
+    }
+
+    private func dark(_ img: DecodedImage) -> Int {
+        img.pixels.filter { p in
+            let a = (p >> 24) & 0xff, r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff
+            return a > 128 && (r + g + b) / 3 < 200
+        }.count
     }
 }

@@ -149,6 +149,44 @@ private final class SessionClipboard: ClipboardTransport {
         #expect(!original.strokes.isEmpty && original.blocks.count > 2)
     }
 
+    /// The lasso in a recording: a selection drawn with the pen, dragged, cut, pasted, deleted
+    /// and recoloured, and one made through the API, replay onto the same strokes.
+    @Test func lassoSelectionsReplayOntoTheSameInk() throws {
+        let s = try RecordedSession()
+        try s.write(["unipen-4fe72e73a415", "unipen-2e05f671aedf", "unipen-f2043b9bb547"], x: 10, y: 20)
+        try s.editor.waitForIdle()
+        let bread = try #require(s.word("bread")).box
+        s.dispatcher.perform(.tool(.selector))
+        let loop = [Point(x: bread.x - 1, y: bread.y - 2), Point(x: bread.maxX + 1, y: bread.y - 2),
+                    Point(x: bread.maxX + 1, y: bread.maxY + 2), Point(x: bread.x - 1, y: bread.maxY + 2), Point(x: bread.x - 1, y: bread.y - 1)]
+        s.stroke(RecordedSession.dense(loop), device: 5, kind: .pen)
+        let lassoed = s.editor.selectedStrokes
+        #expect(!lassoed.isEmpty)
+        s.stroke(RecordedSession.dense([Point(x: bread.midX, y: bread.midY), Point(x: bread.midX + 5, y: bread.midY + 30)]), device: 5, kind: .pen)
+        s.dispatcher.perform(.penStyle(color: "#c62828", width: nil))
+        s.dispatcher.perform(.cut)
+        s.dispatcher.perform(.undo)
+        // Through the API: the first stroke alone, recoloured and deleted.
+        let first = try #require(s.session.part.model.orderedStrokes.first?.id)
+        s.editor.setSelection(blocks: [], strokes: [first])
+        s.dispatcher.perform(.penStyle(color: "#2e7d32", width: nil))
+        s.dispatcher.perform(.removeBlock(nil))
+        s.dispatcher.perform(.clearSelection)
+        try s.editor.waitForIdle()
+        s.editor.recorder?.flush()
+        let original = s.session.part.model
+        #expect(original.strokes[first] == nil && original.strokes.values.contains { $0.color == "#c62828" })
+
+        let out = s.dir.path("replayed.iink")
+        let outcome = try SessionReplay.run(sessionPath: s.sessionPath, outPath: out) { _ in }
+        #expect(outcome.divergences.isEmpty, "\(outcome.divergences)")
+        let pkg = try Engine().openPackage(out)
+        defer { pkg.close() }
+        let replayed = try pkg.part(at: 0).model
+        #expect(replayed.strokes == original.strokes, "same strokes, moved, recoloured and deleted alike")
+        #expect(replayed.blocks == original.blocks)
+    }
+
     @Test func aBatchAndViewChangesReplayExactly() throws {
         let s = try RecordedSession()
         s.editor.zoom(by: 1.5, at: Point(x: 100, y: 100))

@@ -30,9 +30,23 @@ public struct OverlayMenuRow: Equatable, Sendable {
     public var current: Bool
     /// The keyboard's highlight.
     public var highlighted: Bool
-    public init(label: String, frame: Rect, enabled: Bool, current: Bool, highlighted: Bool) {
+    /// A colour chip before the label (a pen colour).
+    public var swatch: RGBA?
+    /// False in a grid of colours: the chip fills the cell and the current one is ringed.
+    public var showsLabel: Bool
+    public init(label: String, frame: Rect, enabled: Bool, current: Bool, highlighted: Bool, swatch: RGBA? = nil, showsLabel: Bool = true) {
         self.label = label; self.frame = frame; self.enabled = enabled; self.current = current; self.highlighted = highlighted
+        self.swatch = swatch; self.showsLabel = showsLabel
     }
+}
+
+/// One row of text in a side panel (the inspector's), indented by `level`.
+public struct OverlayPanelRow: Equatable, Sendable {
+    public enum Style: Sendable { case heading, normal, dim, chosen }
+    public var text: String
+    public var style: Style
+    public var level: Int
+    public init(_ text: String, style: Style = .normal, level: Int = 0) { self.text = text; self.style = style; self.level = level }
 }
 
 /// Draws the window's overlays. Every function takes the Cairo text lock (see `CairoText`).
@@ -111,16 +125,90 @@ public enum OverlayPainter {
                      size: fontSize * 0.85, centered: false)
             }
             let sel = theme.selectionColor
+            let chip = (18 * scale).rounded()
+            let withChips = rows.contains { $0.swatch != nil && $0.showsLabel }
             for row in rows {
+                if !row.showsLabel {
+                    drawSwatchCell(c, row, scale: scale, theme: theme)
+                    continue
+                }
                 if row.highlighted {
                     c.roundedRect(row.frame, radius: 4 * scale)
                     c.setSourceRGB(sel.r, sel.g, sel.b)
                     c.fill()
                 }
                 let g = row.highlighted ? 1.0 : row.enabled ? 0.1 : 0.65
+                var text = row.frame.insetBy(dx: 8 * scale, dy: 0)
+                if withChips {
+                    if let color = row.swatch {
+                        let r = Rect(x: text.x, y: row.frame.midY - chip / 2, width: chip, height: chip)
+                        fillSwatch(c, r, color, radius: chip / 2, scale: scale)
+                        if row.current { ring(c, r.insetBy(dx: -2.5 * scale, dy: -2.5 * scale), radius: chip / 2 + 2.5 * scale, scale: scale) }
+                    }
+                    text.x += chip + 8 * scale
+                    text.width -= chip + 8 * scale
+                }
                 c.setSourceRGB(g, g, g)
                 c.selectFont(row.current ? bold : regular)
-                show(c, row.label, in: row.frame.insetBy(dx: 8 * scale, dy: 0), size: fontSize, centered: false)
+                show(c, row.label, in: text, size: fontSize, centered: false)
+            }
+        }
+    }
+
+    /// A grid cell: the colour filling it, ringed when it is the current one or the keyboard's.
+    private static func drawSwatchCell(_ c: CairoContext, _ row: OverlayMenuRow, scale: Double, theme: Theme) {
+        let r = row.frame.insetBy(dx: 3 * scale, dy: 3 * scale)
+        if let color = row.swatch { fillSwatch(c, r, color, radius: 4 * scale, scale: scale) }
+        if row.current || row.highlighted {
+            ring(c, row.frame.insetBy(dx: 1 * scale, dy: 1 * scale), radius: 5 * scale, scale: scale)
+        }
+    }
+
+    /// A colour over white (a translucent marker shows as it will on paper), with a thin grey edge.
+    private static func fillSwatch(_ c: CairoContext, _ r: Rect, _ color: RGBA, radius: Double, scale: Double) {
+        c.roundedRect(r, radius: radius)
+        c.setSourceRGB(1, 1, 1)
+        c.fillPreserve()
+        c.setSourceRGBA(color.r, color.g, color.b, color.a)
+        c.fillPreserve()
+        c.setSourceRGB(0.6, 0.62, 0.66)
+        c.setLineWidth(max(1, scale))
+        c.stroke()
+    }
+
+    private static func ring(_ c: CairoContext, _ r: Rect, radius: Double, scale: Double) {
+        c.roundedRect(r, radius: radius)
+        c.setSourceRGB(0.1, 0.1, 0.12)
+        c.setLineWidth(2 * scale)
+        c.stroke()
+    }
+
+    /// Paints a side panel: a light framed box with rows of text, top down, clipped at its bottom.
+    public static func drawPanel(on surface: CairoSurface, width: Double, height: Double, scale: Double,
+                                 rows: [OverlayPanelRow], fontSize: Double) {
+        draw(on: surface) { c in
+            c.rectangle(0, 0, width, height)
+            c.setSourceRGB(0.97, 0.97, 0.95)
+            c.fill()
+            c.setSourceRGB(0.6, 0.6, 0.62)
+            c.setLineWidth(max(1, scale))
+            c.rectangle(0.5, 0.5, width - 1, height - 1)
+            c.stroke()
+            var y = 6 * scale
+            for row in rows {
+                let size = row.style == .heading ? fontSize * 1.05 : fontSize * 0.92
+                let h = size * 1.35
+                guard y + h < height else { break }
+                switch row.style {
+                case .heading: c.setSourceRGB(0.1, 0.1, 0.12)
+                case .normal: c.setSourceRGB(0.15, 0.15, 0.18)
+                case .dim: c.setSourceRGB(0.45, 0.45, 0.5)
+                case .chosen: c.setSourceRGB(0.05, 0.3, 0.7)
+                }
+                c.selectFont(row.style == .heading || row.style == .chosen ? bold : regular)
+                let x = (8 + 14 * Double(row.level)) * scale
+                show(c, row.text, in: Rect(x: x, y: y, width: width - x - 6 * scale, height: h), size: size, centered: false)
+                y += h
             }
         }
     }

@@ -169,12 +169,19 @@ enum XKeys {
         case XK_Escape: return .escape
         case XK_Up, XK_KP_Up: return .up
         case XK_Down, XK_KP_Down: return .down
+        case XK_Left, XK_KP_Left: return .left
+        case XK_Right, XK_KP_Right: return .right
+        case XK_Home, XK_KP_Home: return .home
+        case XK_End, XK_KP_End: return .end
         case XK_Tab: return .tab
         case XK_Return, XK_KP_Enter: return .enter
         case XK_Menu: return .menu
         case XK_BackSpace: return .backspace
         case XK_Delete: return .delete
         case XK_F11: return .f11
+        case XK_F12: return .f12
+        case XK_Page_Up, XK_KP_Page_Up: return .pageUp
+        case XK_Page_Down, XK_KP_Page_Down: return .pageDown
         case XK_KP_Add: return .keypadPlus
         case XK_KP_Subtract: return .keypadMinus
         default:

@@ -16,9 +16,7 @@ final class XTopLevel {
         let black = quire_BlackPixel(d, x.screen), white = quire_WhitePixel(d, x.screen)
         let id = XCreateSimpleWindow(d, x.root, 0, 0, UInt32(width), UInt32(height), 0, black, white)
         self.id = id
-        XStoreName(d, id, title)
-        var utf8 = Array(title.utf8)
-        XChangeProperty(d, id, x.atom("_NET_WM_NAME"), x.atom("UTF8_STRING"), 8, PropModeReplace, &utf8, Int32(utf8.count))
+        Self.storeTitle(x, id, title)
         if let hint = XAllocClassHint() {
             let name = strdup("quire"), cls = strdup("Quire")
             hint.pointee.res_name = name
@@ -47,6 +45,15 @@ final class XTopLevel {
     }
 
     /// Maps the top-level's children, then the window itself.
+    /// The title: WM_NAME and, in UTF-8, _NET_WM_NAME.
+    func setTitle(_ title: String) { Self.storeTitle(x, id, title) }
+
+    private static func storeTitle(_ x: XConnection, _ id: Window, _ title: String) {
+        XStoreName(x.display, id, title)
+        var utf8 = Array(title.utf8)
+        XChangeProperty(x.display, id, x.atom("_NET_WM_NAME"), x.atom("UTF8_STRING"), 8, PropModeReplace, &utf8, Int32(utf8.count))
+    }
+
     func show() {
         XMapSubwindows(x.display, id)
         XMapWindow(x.display, id)

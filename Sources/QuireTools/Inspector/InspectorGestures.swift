@@ -7,7 +7,7 @@ enum InspectorGestures {
     static func section(_ explanations: [GestureExplanation]) -> String {
         guard !explanations.isEmpty else { return "" }
         let taken = explanations.filter { $0.kind != nil }.count
-        var h = "<section><h2>Gestures</h2><p class=\"legend\">\(explanations.count) pen strokes checked, \(taken) looked like a gesture"
+        var h = "<section id=\"gestures\"><h2>Gestures</h2><p class=\"legend\">\(explanations.count) pen strokes checked, \(taken) looked like a gesture"
             + " (drawn dashed red on the page). Each row: what became of the stroke and the rules in the order the classifier checked them"
             + " (<span class=\"ok\">✔</span> met, <span class=\"bad\">✘</span> not: the last one decided).</p><table class=\"gestures\">"
             + "<tr><th>#</th><th>time</th><th>outcome</th><th>why</th></tr>"

@@ -57,7 +57,7 @@ enum InspectorLines {
     }
 
     /// A line of an editor's block: strokes coloured by word, word and character boxes.
-    static func editorLine(_ index: Int, _ line: BlockDiagnostics.Line, model: PartModel,
+    static func editorLine(_ index: Int, _ line: BlockDiagnostics.Line, model: PartModel, anchor: String,
                            compare: (line: BlockDiagnostics.Line, labels: (String, String))?) -> String {
         let ld = line.diagnostics
         var wordOf: [String: Int] = [:]
@@ -72,7 +72,7 @@ enum InspectorLines {
             for c in word.chars { boxes.append(.init(cls: "L-char", rect: c.box, title: "\(c.label): \(c.strokeIds.joined(separator: " "))")) }
         }
         let changed = compare.map { $0.line.diagnostics.result.text != ld.result.text } ?? false
-        var h = "<div class=\"line\(changed ? " chg" : "")\" id=\"line-\(index + 1)\"><h3>Line \(index + 1): \(XML.escape(ld.result.text))"
+        var h = "<div class=\"line\(changed ? " chg" : "")\" id=\"\(anchor)\"><h3>Line \(index + 1): \(XML.escape(ld.result.text))"
         if let compare, changed { h += " <span class=\"arrow\">→</span> " + diff(reference: ld.result.text, reading: compare.line.diagnostics.result.text).reading }
         h += "\(ld.usedCharacterModel ? " <small>(character model)</small>" : "")</h3>"
         h += timings(ld.timings, frames: ld.frames)

@@ -29,7 +29,7 @@ enum InspectorPage {
 
     static let css = """
     body{font-family:sans-serif;margin:0 1.5em 1.5em;color:#222;background:#fff}header{position:sticky;top:0;background:#fff;border-bottom:1px solid #ddd;padding:.4em 0;z-index:2}
-    h1{font-size:1.3em;margin:.2em 0}h2{font-size:1.15em;border-top:2px solid #ddd;padding-top:.6em}h3{font-size:1em;margin:.8em 0 .2em}h4{margin:.3em 0;font-size:.95em}
+    h1{font-size:1.3em;margin:.2em 0}[id]{scroll-margin-top:5em}h2{font-size:1.15em;border-top:2px solid #ddd;padding-top:.6em}h3{font-size:1em;margin:.8em 0 .2em}h4{margin:.3em 0;font-size:.95em}
     .layers{font-size:.85em}.layers label{margin-right:.8em}.legend,.timings{color:#555;font-size:.85em;margin:.2em 0}.scroll{overflow-x:auto}
     figure{margin:.3em 0}svg path{fill:none;stroke-linecap:round;stroke-linejoin:round}
     rect.L-word{fill:#fffbe0;stroke:#e0c000;stroke-width:1}rect.L-char{fill:none;stroke:#999;stroke-width:.7;stroke-dasharray:3 2}
@@ -47,7 +47,8 @@ enum InspectorPage {
     .sortbar{font-size:.85em;margin:.4em 0}.sortbar button{margin-right:.3em}.bad{color:#b00}.ok{color:#080}
     """
 
-    /// Toggles, timelines and sorting. Kept free of comments and of anything a browser would fetch.
+    /// Toggles, timelines and sorting; `#only-ID` in the address shows only that part (a link to
+    /// one line or the gallery). Kept free of comments and of anything a browser would fetch.
     static let script = """
     (function(){
     var b=document.body;
@@ -74,6 +75,10 @@ enum InspectorPage {
     var sel=bar.querySelector('select');
     if(sel)sel.addEventListener('change',function(){Array.prototype.forEach.call(g.children,function(i){i.style.display=(!sel.value||i.getAttribute('data-cat')===sel.value)?'':'none';});});
     });
+    var h=decodeURIComponent(location.hash.slice(1)),t=h.indexOf('only-')===0?document.getElementById(h.slice(5)):null;
+    for(var e=t;e&&e!==b;e=e.parentNode){Array.prototype.forEach.call(e.parentNode.children,function(s){if(s!==e&&s.tagName!=='HEADER'&&s.tagName!=='SCRIPT')s.style.display='none';});}
+    if(t&&t.tagName==='DETAILS')t.open=true;
+    b.setAttribute('data-ready','1');
     })();
     """
 

@@ -39,7 +39,7 @@ public enum InspectorReport {
                 e = try editor.recognitionDiagnostics(block, recognizer: other, options: compare.options) { $0 = compare.decoderOptions($0) }
             }
             all.append((d, e))
-            sections += section(d, model: model, compare: e.map { ($0, labels) })
+            sections += section(d, ordinal: all.count, model: model, compare: e.map { ($0, labels) })
         }
         if all.isEmpty { sections = "<p>No block with ink to read.</p>" }
         let summary = summary(all, compare: compare == nil ? nil : labels) + overview(model: model, blocks: all.map(\.block), gestures: gestures)
@@ -101,12 +101,13 @@ public enum InspectorReport {
                 for w in line.words { boxes.append(.init(cls: "L-word", rect: w.box, title: w.label)) }
             }
         }
-        return "<h2>The page</h2><figure>\(InspectorInk.timeline(count: items.count))<div class=\"scroll\">"
-            + InspectorInk.svg(strokes: items.map(\.stroke), boxes: boxes, scale: 4, maxWidth: 1400) + "</div></figure>"
+        return "<section id=\"page\"><h2>The page</h2><figure>\(InspectorInk.timeline(count: items.count))<div class=\"scroll\">"
+            + InspectorInk.svg(strokes: items.map(\.stroke), boxes: boxes, scale: 4, maxWidth: 1400) + "</div></figure></section>"
     }
 
-    private static func section(_ d: BlockDiagnostics, model: PartModel, compare: (BlockDiagnostics, (String, String))?) -> String {
-        var h = "<section><h2>Block \(XML.escape(d.blockId)): \(XML.escape(d.lines.map { $0.words.map(\.label).joined(separator: " ") }.joined(separator: " / ")))</h2>"
+    /// Block `ordinal` (1-based); its lines are anchored `line-<ordinal>-<n>`.
+    private static func section(_ d: BlockDiagnostics, ordinal: Int, model: PartModel, compare: (BlockDiagnostics, (String, String))?) -> String {
+        var h = "<section id=\"block-\(XML.escape(d.blockId))\"><h2>Block \(XML.escape(d.blockId)): \(XML.escape(d.lines.map { $0.words.map(\.label).joined(separator: " ") }.joined(separator: " / ")))</h2>"
         h += InspectorLines.timings(d.timings, layout: d.layoutNanos)
         h += "<details><summary>Configuration in force</summary><table>"
         for k in d.configuration.keys.sorted() {
@@ -118,7 +119,7 @@ public enum InspectorReport {
         h += "</table></details>"
         for (i, line) in d.lines.enumerated() {
             let other = compare.flatMap { c in i < c.0.lines.count ? (c.0.lines[i], c.1) : nil }
-            h += InspectorLines.editorLine(i, line, model: model, compare: other.map { (line: $0.0, labels: $0.1) })
+            h += InspectorLines.editorLine(i, line, model: model, anchor: "line-\(ordinal)-\(i + 1)", compare: other.map { (line: $0.0, labels: $0.1) })
         }
         return h + "</section>"
     }

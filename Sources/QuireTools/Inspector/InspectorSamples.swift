@@ -67,7 +67,7 @@ public enum InspectorSamples {
 
     /// CER and accuracy per category, formatted as `quire eval` prints them.
     private static func figures(_ reads: [(category: String, reads: [Read])], a: Reader, b: Reader?) -> String {
-        var h = "<h2>Figures</h2><table class=\"figures\" id=\"figures\"><tr><th>category</th><th>n</th><th>CER</th><th>acc</th><th>errors / chars</th><th>ms p50</th><th>net</th>"
+        var h = "<section id=\"figures\"><h2>Figures</h2><table class=\"figures\"><tr><th>category</th><th>n</th><th>CER</th><th>acc</th><th>errors / chars</th><th>ms p50</th><th>net</th>"
         if let b { h += "<th>CER \(XML.escape(b.name))</th><th>acc \(XML.escape(b.name))</th><th>Δ CER</th>" }
         h += "</tr>"
         var all = SampleEvaluation.Score(), allB = SampleEvaluation.Score()
@@ -88,7 +88,7 @@ public enum InspectorSamples {
             + "<td class=\"acc\">\(String(format: "%.3f", all.accuracy))</td><td>\(all.errors) / \(all.chars)</td><td></td><td></td>"
         if b != nil { h += delta(all, allB) }
         return h + "</tr></table><p class=\"legend\">CER: edit distance summed over the samples / reference characters; acc: share read exactly;"
-            + " ms p50: median time a sample; net: share of that time in preprocessing and the network.</p>"
+            + " ms p50: median time a sample; net: share of that time in preprocessing and the network.</p></section>"
     }
 
     private static func delta(_ a: SampleEvaluation.Score, _ b: SampleEvaluation.Score) -> String {
@@ -126,7 +126,7 @@ public enum InspectorSamples {
             }
         }
         func shown(_ c: Character) -> String { c == " " ? "␣" : XML.escape(String(c)) }
-        var h = "<h2>Confusions</h2><div class=\"words\"><table id=\"confusions\"><caption>Most frequent substitutions</caption><tr><th>reference</th><th>read as</th><th>times</th></tr>"
+        var h = "<section id=\"confusions\"><h2>Confusions</h2><div class=\"words\"><table><caption>Most frequent substitutions</caption><tr><th>reference</th><th>read as</th><th>times</th></tr>"
         for (k, n) in subs.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }).prefix(30) {
             let parts = k.split(separator: "\u{1}", omittingEmptySubsequences: false)
             h += "<tr><td class=\"t\">\(shown(Character(String(parts[0]))))</td><td class=\"t\">\(shown(Character(String(parts[1]))))</td><td>\(n)</td></tr>"
@@ -139,7 +139,7 @@ public enum InspectorSamples {
             }
             h += "</table>"
         }
-        return h + "</div>"
+        return h + "</div></section>"
     }
 
     /// The ink of a sample, small.
@@ -175,7 +175,7 @@ public enum InspectorSamples {
             ($0.errors, Double($0.errors) / Double(max(1, $0.sample.normalizedLabel.count)), $1.sample.id)
                 > ($1.errors, Double($1.errors) / Double(max(1, $1.sample.normalizedLabel.count)), $0.sample.id)
         }
-        var h = "<h2>Worst errors</h2><p class=\"legend\">\(wrong.count) of \(reads.count) samples misread; the worst \(min(wrong.count, limits.gallery)) shown,"
+        var h = "<section id=\"errors\"><h2>Worst errors</h2><p class=\"legend\">\(wrong.count) of \(reads.count) samples misread; the worst \(min(wrong.count, limits.gallery)) shown,"
             + " the first \(min(wrong.count, limits.detail)) with their lines in detail.</p>"
         h += InspectorPage.sortBar(for: "gallery", categories: SampleEvaluation.categories) + "<div class=\"gallery\" id=\"gallery\">"
         for (k, r) in wrong.prefix(limits.gallery).enumerated() {
@@ -188,14 +188,14 @@ public enum InspectorSamples {
             if k < limits.detail { h += "<details><summary>lines in detail</summary>\(detail(s, a: a, b: b))</details>" }
             h += "</div>"
         }
-        return h + "</div>"
+        return h + "</div></section>"
     }
 
     /// Samples whose reading changed between the two readers, better or worse.
     private static func changed(_ reads: [Read], a: Reader, b: Reader) -> String {
         let diff = reads.filter { $0.b != nil && $0.b!.text != $0.a.text }
         let better = diff.filter { $0.errorsB! < $0.errors }.count, worse = diff.filter { $0.errorsB! > $0.errors }.count
-        var h = "<h2>Compare: \(XML.escape(a.name)) and \(XML.escape(b.name))</h2><p id=\"compare\">\(diff.count) of \(reads.count) readings changed:"
+        var h = "<section id=\"compare\"><h2>Compare: \(XML.escape(a.name)) and \(XML.escape(b.name))</h2><p>\(diff.count) of \(reads.count) readings changed:"
             + " <span class=\"better\">\(better) fewer errors</span>, <span class=\"worse\">\(worse) more</span>, \(diff.count - better - worse) as many.</p>"
         h += "<table class=\"sortable\"><tr><th>sample</th><th>reference</th><th>\(XML.escape(a.name))</th><th>\(XML.escape(b.name))</th><th>errors</th></tr>"
         for r in diff.prefix(500) {
@@ -205,12 +205,12 @@ public enum InspectorSamples {
                 + "<td class=\"t\">\(InspectorLines.diff(reference: ref, reading: r.a.text).reading)</td><td class=\"t\">\(InspectorLines.diff(reference: ref, reading: r.b!.text).reading)</td>"
                 + "<td class=\"\(cls)\">\(r.errors) → \(r.errorsB!)</td></tr>"
         }
-        return h + "</table>"
+        return h + "</table></section>"
     }
 
     /// Every sample: reference against reading, differences marked.
     private static func table(_ reads: [Read], b: Reader?) -> String {
-        var h = "<details><summary>All \(reads.count) samples, reference against reading</summary>"
+        var h = "<details id=\"samples-table\"><summary>All \(reads.count) samples, reference against reading</summary>"
             + InspectorPage.sortBar(for: "samples", categories: SampleEvaluation.categories)
             + "<table><thead><tr><th>category</th><th>writer</th><th>reference</th><th>reading</th>\(b == nil ? "" : "<th>\(XML.escape(b!.name))</th>")<th>errors</th></tr></thead><tbody id=\"samples\">"
         for r in reads {

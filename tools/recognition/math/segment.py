@@ -31,6 +31,26 @@ def reference_size(b) -> float:
     return max(float(np.median(ext)), 1.0)
 
 
+def parallel_bars(a, b) -> bool:
+    """Two flat strokes of similar length one above the other, overlapping over half the shorter and
+    less than the longer's length apart: the bars of an '=' (MathSegmenter.parallelBars)."""
+    wa, wb, ha, hb = a[2] - a[0], b[2] - b[0], a[3] - a[1], b[3] - b[1]
+    if not (wa > 0 and wb > 0 and ha < 0.3 * wa and hb < 0.3 * wb):
+        return False
+    xo = min(a[2], b[2]) - max(a[0], b[0])
+    yg = max(a[1], b[1]) - min(a[3], b[3])
+    return min(wa, wb) > 0.5 * max(wa, wb) and xo > 0.5 * min(wa, wb) and 0 < yg < max(wa, wb)
+
+
+def dot_above(dot, stem, ref) -> bool:
+    """A dot above the middle of a taller stroke, a little aside: an i's dot (MathSegmenter.dotAbove)."""
+    ext = max(dot[2] - dot[0], dot[3] - dot[1])
+    if not (ext < 0.15 * ref and stem[3] - stem[1] > 2 * ext and dot[3] < (stem[1] + stem[3]) / 2):
+        return False
+    xg = max(dot[0], stem[0]) - min(dot[2], stem[2])
+    return xg < 0.45 * ref and stem[1] - dot[3] < ref
+
+
 def neighbours(strokes) -> list[set]:
     b = boxes(strokes)
     ref = reference_size(b)
@@ -40,7 +60,8 @@ def neighbours(strokes) -> list[set]:
         for j in range(i + 1, n):
             xo = min(b[i, 2], b[j, 2]) - max(b[i, 0], b[j, 0])
             yg = max(b[i, 1], b[j, 1]) - min(b[i, 3], b[j, 3])
-            if xo > -0.15 * ref and yg < 0.6 * ref:
+            if ((xo > -0.15 * ref and yg < 0.6 * ref) or parallel_bars(b[i], b[j])
+                    or dot_above(b[i], b[j], ref) or dot_above(b[j], b[i], ref)):
                 adj[i].add(j)
                 adj[j].add(i)
     return adj

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import InkMath
+import QuireTools
+
+/// The symbol-sequence prior and the joint choice of symbol classes it drives.
+@Suite struct MathContextTests {
+    let ctx = MathContext.standard
+
+    @Test func neighboursDecideLookAlikes() {
+        // Inside a number a digit, not a letter (a letter after a digit is an implicit product,
+        // but a digit after a letter is rare); an operator sits between operands.
+        #expect(ctx.logProbability(of: ["1", "2", "5"]) > ctx.logProbability(of: ["1", "z", "5"]) + 2)
+        #expect(ctx.logProbability("+", after: "3") > ctx.logProbability("t", after: "3") + 1)
+        // `×` is followed by an operand, a variable `x` by an operator or the end.
+        #expect(ctx.logProbability("4", after: "×") > ctx.logProbability("+", after: "×") + 1)
+        #expect(ctx.logProbability("+", after: "x") > ctx.logProbability("+", after: "×") + 1)
+        #expect(ctx.logProbability(of: ["2", "+", "1", "="]) > ctx.logProbability(of: ["z", "t", "/", "="]) + 3)
+    }
+
+    @Test func unseenPairsKeepAProbability() {
+        let p = ctx.logProbability("?", after: "[")
+        #expect(p.isFinite && p > Foundation.log(1e-6))
+        #expect(ctx.logProbability("x", after: "no such token") == Foundation.log(1e-4))
+        // Every row is a distribution over the vocabulary.
+        let vocab = MathContext.markers + MathContext.classes
+        for prev in ["3", "x", "<frac>", "<s>"] {
+            let total = vocab.reduce(0) { $0 + Foundation.exp(ctx.logProbability($1, after: prev)) }
+            #expect(abs(total - 1) < 1e-3, "row \(prev) sums to \(total)")
+        }
+    }
+
+    @Test func decodeUsesNeighbours() {
+        // "1z5+t": the classifier prefers z and t by a little; between digits z is a 2, at the end
+        // after an operator a t is as likely a 1: the prior reads "125+1"; weight 0 keeps the classes.
+        let slots: [MathContext.Slot] = [.symbol(0, token: "1"), .symbol(1, token: "z"), .symbol(2, token: "5"),
+                                         .symbol(3, token: "+"), .symbol(4, token: "t")]
+        let options: [[(label: Character, score: Double)]] = [[("1", -0.1)], [("z", -0.5), ("2", -1.0)], [("5", -0.1)],
+                                                              [("+", -0.1), ("t", -1.5)], [("t", -0.3), ("1", -0.9)]]
+        #expect(ctx.decode(slots: slots, options: options, weight: 1) == ["1", "2", "5", "+", "1"])
+        #expect(ctx.decode(slots: slots, options: options, weight: 0) == ["1", "z", "5", "+", "t"])
+    }
+
+    @Test func timesBetweenOperandsXBeforeAnOperator() {
+        // The same ink scored a little towards `×`: before a digit it stays `×` ("2×3"), before `+`
+        // it is the variable ("2x+1").
+        let options: [[(label: Character, score: Double)]] = [[("2", -0.1)], [("×", -0.4), ("x", -0.9)], [("3", -0.1)]]
+        let times: [MathContext.Slot] = [.symbol(0, token: "2"), .symbol(1, token: "×"), .symbol(2, token: "3")]
+        #expect(ctx.decode(slots: times, options: options, weight: 0.5) == ["2", "×", "3"])
+        let plus: [MathContext.Slot] = times.prefix(2) + [.symbol(2, token: "+"), .symbol(3, token: "1")]
+        #expect(ctx.decode(slots: plus, options: [options[0], options[1], [("+", -0.1)], [("1", -0.1)]], weight: 0.5) == ["2", "x", "+", "1"])
+    }
+
+    /// Composed expressions (Fixtures/README.md) the classifier alone misreads and the prior fixes.
+    @Test func priorFixesLookAlikesInRealInk() throws {
+        guard let shared = MathFixture.recognizer else { Issue.record("no math weights"); return }
+        let plain = try MathRecognizer(model: shared.model, contextWeight: 0)
+        let url = repositoryRoot.appendingPathComponent("Tests/QuireTests/Fixtures/math-context.jsonl")
+        let samples = try MathSample.read(path: url.path)
+        #expect(samples.map(\.latex) == ["1=", "79=", "18=", "3-9x"])
+        for s in samples {
+            #expect(MathEvaluation.run(s, recognizer: shared).latex == s.latex)
+            #expect(MathEvaluation.run(s, recognizer: plain).latex != s.latex, "\(s.latex) needs no prior any more")
+        }
+    }
+
+    static func symbol(_ cands: [(String, Double)], _ x: Double, _ y: Double, _ w: Double, _ h: Double) -> MathSymbol {
+        MathSymbol(label: cands[0].0, candidates: cands.map { MathSymbolCandidate(label: $0.0, score: $0.1) },
+                   box: MathBox(x: x, y: y, width: w, height: h), strokeIndices: [])
+    }
+
+    @Test func sizeDecidesDotOrMinusAndLetterCase() {
+        // Digits 5 mm high; a 2 mm bar the classifier calls '.' is a minus, a 0.5 mm one stays a dot;
+        // an `O` 3 mm high (an x-height) is an o, an `s` 5 mm high an S.
+        let line = [Self.symbol([("7", -0.1)], 0, 5, 3, 5), Self.symbol([(".", -0.3), ("-", -0.9)], 4, 7.5, 2, 0.3),
+                    Self.symbol([("8", -0.1)], 7, 5, 3, 5), Self.symbol([(".", -0.3), ("-", -0.9)], 11, 9.5, 0.5, 0.4),
+                    Self.symbol([("2", -0.1)], 12, 5, 3, 5), Self.symbol([("O", -0.4), ("o", -0.8)], 16, 7, 3, 3),
+                    Self.symbol([("s", -0.4), ("S", -0.8)], 20, 5, 3, 5)]
+        let checked = MathReadings.sizeChecked(line)
+        #expect(checked.map(\.label) == ["7", "-", "8", ".", "2", "o", "S"])
+        #expect(checked[1].candidates.map(\.label) == ["-", "."])
+        // A small `2` raised after a digit is an exponent and stays a 2; one as small on the line is a z.
+        let scripts = [Self.symbol([("7", -0.1)], 0, 5, 3, 5), Self.symbol([("2", -0.3), ("z", -0.9)], 3.5, 2.5, 2, 3),
+                       Self.symbol([("+", -0.1)], 7, 6.5, 3, 3), Self.symbol([("2", -0.3), ("z", -0.9)], 11, 7, 3, 3),
+                       Self.symbol([("+", -0.1)], 15, 6.5, 3, 3), Self.symbol([("8", -0.1)], 19, 5, 3, 5), Self.symbol([("4", -0.1)], 23, 5, 3, 5)]
+        #expect(MathReadings.sizeChecked(scripts).map(\.label) == ["7", "2", "+", "z", "+", "8", "4"])
+    }
+
+    @Test func twoParallelBarsMayPairFarApart() {
+        // Small digits (3 mm: the reference size) and an `=` whose bars are 2.5 mm apart, more than
+        // 0.6 of it: still one hypothesis. A short bar under a long one (a minus under a fraction bar) is not.
+        func line(_ x: Double, _ y: Double, _ w: Double) -> [SIMD2<Double>] { [SIMD2(x, y), SIMD2(x + w / 2, y + 0.05), SIMD2(x + w, y)] }
+        func digit(_ x: Double) -> [SIMD2<Double>] { [SIMD2(x, 8), SIMD2(x + 0.5, 9.5), SIMD2(x + 0.2, 11)] }
+        let strokes = [digit(0), digit(2), digit(4), line(6, 8.5, 5), line(6.2, 11, 4.8), digit(12)]
+        #expect(MathSegmenter.hypotheses(strokes).contains([3, 4]))
+        let fraction = [digit(0), digit(2), digit(4), line(6, 8.5, 12), line(9, 11, 3), digit(12)]
+        #expect(!MathSegmenter.hypotheses(fraction).contains([3, 4]))
+    }
+
+    @Test func anIsDotOffItsStemStillJoinsIt() {
+        // Digits 5 mm high (the reference size); an i's stem 3 mm high and its dot 1.2 mm to the
+        // right of it and 1.5 mm above: one hypothesis. A decimal point at the foot of a digit is not.
+        func digit(_ x: Double) -> [SIMD2<Double>] { [SIMD2(x, 5), SIMD2(x + 1, 7.5), SIMD2(x + 0.5, 10)] }
+        let stem: [SIMD2<Double>] = [SIMD2(10, 7), SIMD2(10.2, 8.5), SIMD2(10.3, 10)]
+        let dot: [SIMD2<Double>] = [SIMD2(11.5, 5.2), SIMD2(11.6, 5.3)]
+        #expect(MathSegmenter.hypotheses([digit(0), digit(4), stem, dot, digit(14)]).contains([2, 3]))
+        let point: [SIMD2<Double>] = [SIMD2(6.2, 9.8), SIMD2(6.3, 9.9)]
+        #expect(!MathSegmenter.dotAbove(MathSegmenter.boxes([point])[0], MathSegmenter.boxes([digit(4)])[0], 5))
+    }
+}
