@@ -9,6 +9,10 @@ import Testing
 @Suite struct BlockTests {
     @Test func rootBlocksForAllPartTypes() throws {
         let expected = ["Text": "Text", "Math": "Math", "Drawing": "Drawing", "Diagram": "Diagram", "Raw Content": "Raw Content", "Text Document": "Container"]
+        // A copied block, as data: what the shared clipboard holds depends on tests running beside this one
+        // (a lasso selection pastes into any part type), so the block is pasted from its own data.
+        let source = try Fixture(type: "Text Document")
+        let blockData = try source.editor.copyData(try source.editor.addBlock(at: Point(x: 10, y: 10), type: "Text"))
         for (type, root) in expected {
             let f = try Fixture(type: type)
             let r = try #require(f.editor.rootBlock)
@@ -17,7 +21,7 @@ import Testing
             #expect(f.editor.getBlockById("nope") == nil)
             if type != "Text Document" {
                 expectCode(.unsupportedOperation) { try f.editor.addBlock(at: Point(x: 1, y: 1), type: "Text") }
-                expectCode(.unsupportedOperation) { try f.editor.paste(at: Point(x: 1, y: 1)) }
+                expectCode(.unsupportedOperation) { try f.editor.paste(data: blockData, at: Point(x: 1, y: 1)) }
                 #expect(f.editor.hitBlock(at: Point(x: 5, y: 5))?.id == r.id)
             }
         }

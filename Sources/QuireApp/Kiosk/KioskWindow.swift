@@ -237,25 +237,7 @@ public final class KioskWindow {
 
     /// Pen, mouse and touch on a field's canvas go to its editor (palm rejection shared).
     private func write(_ e: PointerInput, into i: Int) {
-        let v = views[i]
-        var phase: InputEvent.Phase
-        switch e.phase {
-        case .buttonPress, .buttonRelease:
-            guard e.detail == 1 else { return }
-            phase = e.phase == .buttonPress ? .down : .up
-        case .motion, .touchUpdate: phase = .move
-        case .touchBegin: phase = .down
-        case .touchEnd: phase = .up
-        }
-        let kind: DeviceKind = e.isTouch ? .touch : (e.device.kind == .touch ? .mouse : e.device.kind)
-        let ev = InputEvent(phase: phase, device: e.device.id, kind: kind, touchId: e.isTouch ? e.detail : nil,
-                            x: e.point.x, y: e.point.y, time: clock.epochMs(e.serverTime),
-                            pressure: e.device.pressureAxis == nil ? 0.5 : (e.pressure ?? (phase == .up ? 0 : 0.5)))
-        if v.router.handle(ev) {
-            let pointerId = InputRouter.pointerId(device: e.device.id, touchId: e.isTouch ? e.detail : nil)
-            if !(phase == .move && v.presentLiveSegment(pointerId: pointerId)) { v.present() }
-            events.flush()
-        }
+        if views[i].write(e, clock: clock) { events.flush() }
     }
 
     // MARK: candidates
