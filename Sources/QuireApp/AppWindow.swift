@@ -166,14 +166,17 @@ public final class AppWindow: EditorDelegate {
         top.show()
         // Showing the top-level maps all its children: the page strip stays hidden until asked for.
         notebook.strip.setVisible(notebook.strip.visible)
+        latency.enabled = options.latencyLog != nil
         while !quitting {
-            while events.hasPending && !quitting { events.next { handle($0) } }
+            latency.step("input") { while events.hasPending && !quitting { events.next { handle($0) } } }
             if !pointer.pendingUps.isEmpty {
                 // Disabling a device makes the server release its buttons first: the round trip
                 // brings in the hierarchy change that reveals such a release as a lost pointer.
-                events.sync()
-                while events.hasPending && !quitting { events.next { handle($0) } }
-                pointer.applyPendingUps()
+                latency.step("pen-up") {
+                    events.sync()
+                    while events.hasPending && !quitting { events.next { handle($0) } }
+                    pointer.applyPendingUps()
+                }
             }
             if stop.flag.isSet { finish(save: true); break }
             if quitting { break }
@@ -188,16 +191,18 @@ public final class AppWindow: EditorDelegate {
                 }
                 if r.finished { try? editor.waitForIdle() }
             }
-            editor.processPendingResults()
-            if bar.needsUpdate { bar.update() }
+            latency.step("recognition results") { editor.processPendingResults() }
+            latency.step("candidate bar") { if bar.needsUpdate { bar.update() } }
             inspectorWindow?.tick(now: monotonicNs())
             if inspector.needsUpdate, !editor.hasActivePointers { inspector.update() }
-            present()
+            latency.step("page render") { present() }
             selectionTrace.update(editor, tracer)
-            paintToolbar()
-            notebook.paint()
-            events.flush()
-            idleWork()
+            latency.step("toolbar and strip") {
+                paintToolbar()
+                notebook.paint()
+            }
+            latency.step("flush") { events.flush() }
+            latency.step("idle work") { idleWork() }
             let waiting = session.hasUnsavedChanges || clipboard.hasPendingRequest || toolbar.hasTimedMessage || bar.isShowingChange
             var timeout: Int32 = waiting ? 250 : 2000
             if let r = replay, mapped {
@@ -210,7 +215,7 @@ public final class AppWindow: EditorDelegate {
                 timeout = deadline <= now ? 0 : min(timeout, Int32((deadline - now) / 1_000_000) + 1)
             }
             if view.renderer.needsRender { timeout = 0 }
-            if events.wait(timeoutMs: timeout, wakeFD: wake.readFD) { wake.drain() }
+            if latency.step("wait", { events.wait(timeoutMs: timeout, wakeFD: wake.readFD) }) { wake.drain() }
         }
         latency.write(to: options.latencyLog)
         editor.recorder?.flush()

@@ -3,14 +3,70 @@ import Quire
 
 /// Quire's own share of each pen event's latency: from reading the event off the X connection to
 /// the flush of its pixels, plus the X server timestamp to flush (millisecond resolution).
+///
+/// With a log to write (`--latency-log`) it also keeps what the window's loop was doing (named
+/// steps, `step(_:_:)`), so the log says where a pen point that waited to be read spent its wait:
+/// measured, not guessed, when a full page makes points late.
 final class LatencyRecorder {
     private var workUs: [Double] = []
     private var serverMs: [Double] = []
+    private var readMs: [Double] = []
+    /// Server time to flush per stroke (a pen-down starts the next).
+    private var strokes: [[Double]] = []
+    /// The loop's latest steps (name, start, end in monotonic ns), oldest dropped past `maxSteps`.
+    private var steps: [(name: String, start: UInt64, end: UInt64)] = []
+    private var firstStep = 0
+    private static let maxSteps = 4096
+    /// A point read this much after the server stamped it counts as late (ms).
+    static let lateMs = 4.0
+    private var lateCount = 0
+    private var lateWaitMs: [String: Double] = [:]
+    /// Whether steps are kept (only when a log will be written).
+    var enabled = false
 
-    func record(workNs: UInt64, serverTime: UInt64) {
-        workUs.append(Double(workNs) / 1000)
-        let nowMs = (monotonicNs() / 1_000_000) & 0xFFFF_FFFF
-        if nowMs >= serverTime, nowMs - serverTime < 60_000 { serverMs.append(Double(nowMs - serverTime)) }
+    /// Runs one step of the loop under `name`, kept for the breakdown of late points.
+    @inline(__always)
+    func step<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+        guard enabled else { return try body() }
+        let t0 = monotonicNs()
+        defer { keep(name, t0, monotonicNs()) }
+        return try body()
+    }
+
+    private func keep(_ name: String, _ start: UInt64, _ end: UInt64) {
+        if steps.count - firstStep >= Self.maxSteps {
+            steps.removeFirst(firstStep + 1)
+            firstStep = 0
+        }
+        steps.append((name, start, end))
+    }
+
+    /// A pen went down: the points that follow belong to a new stroke.
+    func strokeBegan() { strokes.append([]) }
+
+    /// One pen point drawn and flushed: `received` when it was read off the connection.
+    func record(received: UInt64, serverTime: UInt64) {
+        let now = monotonicNs()
+        workUs.append(Double(now - received) / 1000)
+        let nowMs = (now / 1_000_000) & 0xFFFF_FFFF
+        guard nowMs >= serverTime, nowMs - serverTime < 60_000 else { return }
+        let toFlush = Double(nowMs - serverTime)
+        serverMs.append(toFlush)
+        if strokes.isEmpty { strokes.append([]) }
+        strokes[strokes.count - 1].append(toFlush)
+        // The server's stamp in this clock (to its millisecond): the wait is stamp to read.
+        let stamped = received - min(received, ((received / 1_000_000) & 0xFFFF_FFFF &- serverTime) * 1_000_000)
+        let wait = Double(received - stamped) / 1e6
+        readMs.append(wait)
+        guard enabled, wait >= Self.lateMs else { return }
+        lateCount += 1
+        var covered = 0.0
+        for s in steps[firstStep...] where s.end > stamped && s.start < received {
+            let ms = Double(min(s.end, received) - max(s.start, stamped)) / 1e6
+            lateWaitMs[s.name, default: 0] += ms
+            covered += ms
+        }
+        lateWaitMs["(between steps)", default: 0] += max(0, wait - covered)
     }
 
     static func percentile(_ v: [Double], _ p: Double) -> Double {
@@ -19,14 +75,22 @@ final class LatencyRecorder {
         return s[min(s.count - 1, Int((Double(s.count - 1) * p).rounded()))]
     }
 
+    private static func figures(_ v: [Double]) -> JSONValue {
+        .object(["p50": .number(percentile(v, 0.5)), "p95": .number(percentile(v, 0.95)), "p99": .number(percentile(v, 0.99)),
+                 "max": .number(v.max() ?? 0), "count": .number(Double(v.count))])
+    }
+
     func write(to path: String?) {
         guard let path else { return }
         let o: JSONValue = .object([
             "events": .number(Double(workUs.count)),
             "work_us": .object(["p50": .number(Self.percentile(workUs, 0.5)), "p99": .number(Self.percentile(workUs, 0.99)),
                                 "max": .number(workUs.max() ?? 0)]),
-            "server_to_flush_ms": .object(["p50": .number(Self.percentile(serverMs, 0.5)), "p99": .number(Self.percentile(serverMs, 0.99)),
-                                           "count": .number(Double(serverMs.count))]),
+            "server_to_flush_ms": Self.figures(serverMs),
+            "server_to_read_ms": Self.figures(readMs),
+            "strokes_server_to_flush_ms": .array(strokes.filter { !$0.isEmpty }.map(Self.figures)),
+            "late_points": .object(["threshold_ms": .number(Self.lateMs), "count": .number(Double(lateCount)),
+                                    "wait_ms_during": .object(lateWaitMs.mapValues { .number(($0 * 10).rounded() / 10) })]),
         ])
         try? FileIO.writeAtomically(Data(o.serialized(pretty: true).utf8), to: path)
     }

@@ -87,6 +87,7 @@ final class PointerController {
         let ev = InputEvent(phase: phase, device: source, kind: kind, touchId: touchId, x: p.x, y: p.y,
                             time: clock.epochMs(e.serverTime), pressure: e.device.pressureAxis == nil ? 0.5 : f)
         if phase == .down {
+            if !e.isTouch { latency.strokeBegan() }
             // A press of any device comes after a held release in the server's order, and a device
             // being disabled reports its release and the hierarchy change in one go: such a release is
             // genuine. Applying it first lets an eraser flipped in right after the pen erase its ink.
@@ -110,7 +111,7 @@ final class PointerController {
             let live = phase == .move && view.presentLiveSegment(pointerId: InputRouter.pointerId(device: source, touchId: nil))
             if !live { view.present() }
             flush()
-            if live { latency.record(workNs: monotonicNs() - e.received, serverTime: UInt64(e.serverTime)) }
+            if live { latency.record(received: e.received, serverTime: UInt64(e.serverTime)) }
         }
     }
 
