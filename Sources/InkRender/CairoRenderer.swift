@@ -66,6 +66,15 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
         set { lock.withLock { budgetStorage = newValue } }
     }
 
+    /// Asked before each tile `render` would draw; true stops drawing tiles for this render (what
+    /// is left stays pending, shown as it was), so input that arrived meanwhile is handled first.
+    /// The window asks its X connection whether events are queued. Called on the rendering thread.
+    public var inputPending: (() -> Bool)? {
+        get { lock.withLock { inputPendingStorage } }
+        set { lock.withLock { inputPendingStorage = newValue } }
+    }
+    private var inputPendingStorage: (() -> Bool)?
+
     /// Draws the page from cached tiles (the default) or directly, as without a cache (for
     /// comparisons). Changing it repaints everything.
     public var usesTiles: Bool {
@@ -274,7 +283,7 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
                     if tiled {
                         options.selection = false
                         left += tiles.paint(r, into: page, part: part, state: state, renderer: pageRenderer, options: options,
-                                            deadline: deadline, keepsPreview: preview, drew: &drew)
+                                            deadline: deadline, inputPending: inputPendingStorage, keepsPreview: preview, drew: &drew)
                         pageRenderer.drawSelectionLayer(CairoContext(page), part: part, state: state, clip: r)
                     } else {
                         pageRenderer.draw(CairoContext(page), part: part, state: state, clip: full ? nil : r, options: options)

@@ -51,6 +51,9 @@ public final class PageRenderer {
     /// damaged rectangle then visits bounds only, instead of gathering and sorting every stroke.
     private var inkCache: [String: (revision: Int, strokes: [InkStroke])] = [:]
     private weak var inkCachePart: PartModel?
+    /// The blocks in tree order at a revision of `inkCachePart`: a window draws the page a tile
+    /// (or a damaged rectangle) at a time, and walking the tree for each cost more than the tile.
+    private var treeOrder: (revision: Int, blocks: [BlockData])?
 
     public init(theme: Theme = .default, fontMetrics: CairoFontMetrics = CairoFontMetrics(),
                 maxImagePixels: Int = ImageCodec.defaultMaxPixels) {
@@ -79,15 +82,29 @@ public final class PageRenderer {
 
     /// The strokes of a block in creation order (cached per block, see `inkCache`).
     func strokes(_ part: PartModel, inBlock id: String) -> [InkStroke] {
-        if inkCachePart !== part {
-            inkCache.removeAll()
-            inkCachePart = part
-        }
+        cachesFollow(part)
         let rev = part.inkRevision(ofBlock: id)
         if let c = inkCache[id], c.revision == rev { return c.strokes }
         let strokes = part.strokes(inBlock: id)
         inkCache[id] = (rev, strokes)
         return strokes
+    }
+
+    /// The per-part caches belong to `part` from now on.
+    private func cachesFollow(_ part: PartModel) {
+        guard inkCachePart !== part else { return }
+        inkCache.removeAll()
+        treeOrder = nil
+        inkCachePart = part
+    }
+
+    /// `part.blocksInTreeOrder()`, kept until the part changes.
+    func blocksInTreeOrder(_ part: PartModel) -> [BlockData] {
+        cachesFollow(part)
+        if let t = treeOrder, t.revision == part.revision { return t.blocks }
+        let blocks = part.blocksInTreeOrder()
+        treeOrder = (part.revision, blocks)
+        return blocks
     }
 
     /// Draws into `cr` whose current matrix maps view pixels to the device. `clip` is in view pixels.
@@ -114,7 +131,7 @@ public final class PageRenderer {
         cr.save()
         cr.transform(t)
         var visited = Set<String>()
-        for b in part.blocksInTreeOrder() {
+        for b in blocksInTreeOrder(part) {
             visited.insert(b.id)
             if let only = options.onlyBlocks, !only.contains(b.id) { continue }
             let isDragged = dragged.contains(b.id)

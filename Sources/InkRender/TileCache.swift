@@ -98,9 +98,11 @@ final class TileCache {
     /// lack. Past `deadline` (monotonic ns) a tile drawn before shows as it was and a new one
     /// leaves what `page` shows there (`keepsPreview`: the previous zoom scaled) or the
     /// background; returns the view rectangles so left. `drew` counts the tiles drawn (across
-    /// the calls of one render: the first is always drawn).
+    /// the calls of one render: the first is always drawn unless `inputPending` says input waits,
+    /// which it asks before each tile).
     func paint(_ rect: Rect, into page: CairoSurface, part: PartModel, state: RenderState, renderer: PageRenderer,
-               options: DrawOptions, deadline: UInt64?, keepsPreview: Bool = false, drew: inout Int) -> [Rect] {
+               options: DrawOptions, deadline: UInt64?, inputPending: (() -> Bool)? = nil, keepsPreview: Bool = false,
+               drew: inout Int) -> [Rect] {
         let level = Level(state)
         let o = Level.origin(state)
         let n = Double(Self.size)
@@ -117,8 +119,11 @@ final class TileCache {
                 let tileView = Rect(x: o.x + Double(x) * n, y: o.y + Double(y) * n, width: n, height: n)
                 let tile = tiles[index]
                 if tile?.clean != true {
-                    // At least one tile per render (`drew` counts them), so rendering always makes progress.
-                    if let deadline, drew > 0, monotonicNanoseconds() >= deadline {
+                    // At least one tile per render (`drew` counts them), so rendering always makes
+                    // progress, unless input is waiting: the window handles it and renders again
+                    // (it drains its input before each render, so this cannot starve the page).
+                    let outOfTime = deadline.map { drew > 0 && monotonicNanoseconds() >= $0 } ?? false
+                    if outOfTime || (deadline != nil && inputPending?() == true) {
                         // Out of time: a tile drawn before shows as it was (what changed there is
                         // still on the live layer, or about to be), a new one shows a stand-in.
                         if let tile, !tile.blank {

@@ -152,6 +152,8 @@ public final class AppWindow: EditorDelegate {
         let events = events
         tracer.sync = { events.sync() }
         pointer.flush = { events.flush() }
+        // Tiles wait while pen points are queued: ink first, the page between points.
+        renderer.inputPending = { events.hasPending }
         let wakePipe = wake
         renderer.onInvalidate = { wakePipe.wake() }
         editor.onRecognitionResult = { wakePipe.wake() }
@@ -172,11 +174,9 @@ public final class AppWindow: EditorDelegate {
             if !pointer.pendingUps.isEmpty {
                 // Disabling a device makes the server release its buttons first: the round trip
                 // brings in the hierarchy change that reveals such a release as a lost pointer.
-                latency.step("pen-up") {
-                    events.sync()
-                    while events.hasPending && !quitting { events.next { handle($0) } }
-                    pointer.applyPendingUps()
-                }
+                latency.step("round trip") { events.sync() }
+                latency.step("input") { while events.hasPending && !quitting { events.next { handle($0) } } }
+                pointer.applyPendingUps()
             }
             if stop.flag.isSet { finish(save: true); break }
             if quitting { break }
@@ -195,7 +195,11 @@ public final class AppWindow: EditorDelegate {
             latency.step("candidate bar") { if bar.needsUpdate { bar.update() } }
             inspectorWindow?.tick(now: monotonicNs())
             if inspector.needsUpdate, !editor.hasActivePointers { inspector.update() }
-            latency.step("page render") { present() }
+            // While a stroke is being written only its new ink is drawn (with each point): the
+            // page (the last stroke's tiles, recognition's words) waits for the pen-up, so no
+            // point queues behind a tile.
+            let inking = view.isInking
+            if !inking { latency.step("page render") { present() } }
             selectionTrace.update(editor, tracer)
             latency.step("toolbar and strip") {
                 paintToolbar()
@@ -214,7 +218,9 @@ public final class AppWindow: EditorDelegate {
                 let now = monotonicNs()
                 timeout = deadline <= now ? 0 : min(timeout, Int32((deadline - now) / 1_000_000) + 1)
             }
-            if view.renderer.needsRender { timeout = 0 }
+            // Tiles left to draw: come back at once, unless a stroke is being written (its
+            // points wake the loop; spinning would only take the CPU from the X server).
+            if view.renderer.needsRender, !inking { timeout = 0 }
             if latency.step("wait", { events.wait(timeoutMs: timeout, wakeFD: wake.readFD) }) { wake.drain() }
         }
         latency.write(to: options.latencyLog)

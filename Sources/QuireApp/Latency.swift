@@ -13,32 +13,49 @@ final class LatencyRecorder {
     private var readMs: [Double] = []
     /// Server time to flush per stroke (a pen-down starts the next).
     private var strokes: [[Double]] = []
-    /// The loop's latest steps (name, start, end in monotonic ns), oldest dropped past `maxSteps`.
+    /// The loop's latest steps (name, start, end in monotonic ns), the oldest half dropped past twice `maxSteps`.
     private var steps: [(name: String, start: UInt64, end: UInt64)] = []
-    private var firstStep = 0
     private static let maxSteps = 4096
     /// A point read this much after the server stamped it counts as late (ms).
     static let lateMs = 4.0
     private var lateCount = 0
     private var lateWaitMs: [String: Double] = [:]
+    /// Per step: how many segments, their total and longest time (ms).
+    private var stepTotals: [String: (count: Int, ms: Double, max: Double)] = [:]
     /// Whether steps are kept (only when a log will be written).
     var enabled = false
+
+    /// What runs now, since when: steps nest (a render inside input handling), and the timeline
+    /// is flat, each moment counted for the innermost step.
+    private var current = "(outside steps)"
+    private var currentStart: UInt64 = 0
 
     /// Runs one step of the loop under `name`, kept for the breakdown of late points.
     @inline(__always)
     func step<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
         guard enabled else { return try body() }
-        let t0 = monotonicNs()
-        defer { keep(name, t0, monotonicNs()) }
+        let outer = switchTo(name)
+        defer { _ = switchTo(outer) }
         return try body()
     }
 
+    /// Ends the running segment and starts one named `name`; returns the name it ended.
+    private func switchTo(_ name: String) -> String {
+        let now = monotonicNs()
+        let was = current
+        if currentStart > 0, now > currentStart { keep(current, currentStart, now) }
+        current = name
+        currentStart = now
+        return was
+    }
+
     private func keep(_ name: String, _ start: UInt64, _ end: UInt64) {
-        if steps.count - firstStep >= Self.maxSteps {
-            steps.removeFirst(firstStep + 1)
-            firstStep = 0
-        }
+        if steps.count >= 2 * Self.maxSteps { steps.removeFirst(Self.maxSteps) }
         steps.append((name, start, end))
+        let ms = Double(end - start) / 1e6
+        var t = stepTotals[name, default: (0, 0, 0)]
+        t = (t.count + 1, t.ms + ms, max(t.max, ms))
+        stepTotals[name] = t
     }
 
     /// A pen went down: the points that follow belong to a new stroke.
@@ -61,12 +78,12 @@ final class LatencyRecorder {
         guard enabled, wait >= Self.lateMs else { return }
         lateCount += 1
         var covered = 0.0
-        for s in steps[firstStep...] where s.end > stamped && s.start < received {
+        for s in steps + [(current, currentStart, received)] where s.end > stamped && s.start < received {
             let ms = Double(min(s.end, received) - max(s.start, stamped)) / 1e6
             lateWaitMs[s.name, default: 0] += ms
             covered += ms
         }
-        lateWaitMs["(between steps)", default: 0] += max(0, wait - covered)
+        lateWaitMs["(outside steps)", default: 0] += max(0, wait - covered)
     }
 
     static func percentile(_ v: [Double], _ p: Double) -> Double {
@@ -91,6 +108,9 @@ final class LatencyRecorder {
             "strokes_server_to_flush_ms": .array(strokes.filter { !$0.isEmpty }.map(Self.figures)),
             "late_points": .object(["threshold_ms": .number(Self.lateMs), "count": .number(Double(lateCount)),
                                     "wait_ms_during": .object(lateWaitMs.mapValues { .number(($0 * 10).rounded() / 10) })]),
+            "steps_ms": .object(stepTotals.mapValues { t in
+                .object(["count": .number(Double(t.count)), "total": .number((t.ms * 10).rounded() / 10), "max": .number((t.max * 10).rounded() / 10)])
+            }),
         ])
         try? FileIO.writeAtomically(Data(o.serialized(pretty: true).utf8), to: path)
     }

@@ -389,6 +389,10 @@ struct AppWindowTests {
             try pen.penStroke(points: (0 ..< 200).map { (ox + 60 + Double($0) * 3, oy + 480 + sin(Double($0) / 5) * 10, 0.6) }, delay: 0.002)
             row += 1
             close(r)
+            if let keep = env["QUIRE_BENCH_LOG_DIR"] {
+                // The whole log (each step of the loop, per stroke figures) for a closer look.
+                try? FileManager.default.copyItem(atPath: log, toPath: keep + "/latency-\(strokesInPage).json")
+            }
             let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: log))) as? [String: Any])
             let events = (json["events"] as? Double) ?? 0
             let work = (json["work_us"] as? [String: Double]) ?? [:]
