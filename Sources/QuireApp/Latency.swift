@@ -20,8 +20,8 @@ final class LatencyRecorder {
     static let lateMs = 4.0
     private var lateCount = 0
     private var lateWaitMs: [String: Double] = [:]
-    /// Per step: how many segments, their total and longest time (ms).
-    private var stepTotals: [String: (count: Int, ms: Double, max: Double)] = [:]
+    /// Per step: how many segments, their total and longest time, and the CPU time in them (ms).
+    private var stepTotals: [String: (count: Int, ms: Double, max: Double, cpu: Double)] = [:]
     /// Whether steps are kept (only when a log will be written).
     var enabled = false
 
@@ -29,6 +29,7 @@ final class LatencyRecorder {
     /// is flat, each moment counted for the innermost step.
     private var current = "(outside steps)"
     private var currentStart: UInt64 = 0
+    private var currentCPU: UInt64 = 0
 
     /// Runs one step of the loop under `name`, kept for the breakdown of late points.
     @inline(__always)
@@ -41,20 +42,29 @@ final class LatencyRecorder {
 
     /// Ends the running segment and starts one named `name`; returns the name it ended.
     private func switchTo(_ name: String) -> String {
-        let now = monotonicNs()
+        let now = monotonicNs(), cpu = Self.threadCPUNs()
         let was = current
-        if currentStart > 0, now > currentStart { keep(current, currentStart, now) }
+        if currentStart > 0, now > currentStart { keep(current, currentStart, now, cpu: cpu &- currentCPU) }
         current = name
         currentStart = now
+        currentCPU = cpu
         return was
     }
 
-    private func keep(_ name: String, _ start: UInt64, _ end: UInt64) {
+    /// This thread's CPU time: a step's wall time minus this is time the thread waited for a
+    /// core (a loaded machine), not work.
+    private static func threadCPUNs() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+
+    private func keep(_ name: String, _ start: UInt64, _ end: UInt64, cpu: UInt64) {
         if steps.count >= 2 * Self.maxSteps { steps.removeFirst(Self.maxSteps) }
         steps.append((name, start, end))
         let ms = Double(end - start) / 1e6
-        var t = stepTotals[name, default: (0, 0, 0)]
-        t = (t.count + 1, t.ms + ms, max(t.max, ms))
+        var t = stepTotals[name, default: (0, 0, 0, 0)]
+        t = (t.count + 1, t.ms + ms, max(t.max, ms), t.cpu + Double(cpu) / 1e6)
         stepTotals[name] = t
     }
 
@@ -109,7 +119,8 @@ final class LatencyRecorder {
             "late_points": .object(["threshold_ms": .number(Self.lateMs), "count": .number(Double(lateCount)),
                                     "wait_ms_during": .object(lateWaitMs.mapValues { .number(($0 * 10).rounded() / 10) })]),
             "steps_ms": .object(stepTotals.mapValues { t in
-                .object(["count": .number(Double(t.count)), "total": .number((t.ms * 10).rounded() / 10), "max": .number((t.max * 10).rounded() / 10)])
+                .object(["count": .number(Double(t.count)), "total": .number((t.ms * 10).rounded() / 10), "max": .number((t.max * 10).rounded() / 10),
+                         "cpu": .number((t.cpu * 10).rounded() / 10)])
             }),
         ])
         try? FileIO.writeAtomically(Data(o.serialized(pretty: true).utf8), to: path)
