@@ -154,7 +154,8 @@ final class NotebookController {
         case .open(nil): if !recording { host?.openFileChooser(.open) }
         case .open(let path?): if !recording { open(path) }
         case .saveAs(nil): if !recording { host?.openFileChooser(.saveAs) }
-        case .saveAs(let path?): if !recording { saveAs(path) }
+        case .saveAs(let path?): if !recording { saveAs(path, replacing: false) }
+        case .replace(let path): if !recording { saveAs(path, replacing: true) }
         case .export(let choice): export(choice)
         }
     }
@@ -185,11 +186,13 @@ final class NotebookController {
         host?.notebookChanged()
     }
 
-    private func saveAs(_ path: String) {
+    /// Saves under `path`; an existing other file only once the user chose to replace it. The
+    /// package is written beside it and renamed over it, so a failed write leaves it whole.
+    private func saveAs(_ path: String, replacing: Bool) {
         var target = (path as NSString).expandingTildeInPath
         if (target as NSString).pathExtension.isEmpty { target += ".iink" }
         let absolute = URL(fileURLWithPath: target).standardizedFileURL.path
-        if absolute != session.path, FileManager.default.fileExists(atPath: absolute) {
+        if !replacing, absolute != session.path, FileManager.default.fileExists(atPath: absolute) {
             show("\((absolute as NSString).lastPathComponent) already exists: choose another name.")
             return
         }
