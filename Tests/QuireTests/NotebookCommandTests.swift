@@ -184,13 +184,6 @@ import Testing
         #expect(String(decoding: FileManager.default.contents(atPath: s.dir.path("doc.md")) ?? Data(), as: UTF8.self) == "# Page 1\n\nhello\n\n# Page 2\n")
         #expect(s.host.messages.last == "Exported doc.md")
     }
-
-    @Test func recordedSessionsKeepTheirPage() throws {
-        let s = try NotebookSession()
-        _ = try SessionRecorder(path: s.dir.path("rec.jsonl"), editor: s.editor)
-        s.dispatcher.perform(.page(.add(.math)))
-        #expect(s.session.notebook?.pageCount == 1 && s.host.messages.last?.contains("recorded") == true)
-    }
 }
 
 @Suite struct PageStripTests {
