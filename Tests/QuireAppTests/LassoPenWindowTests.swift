@@ -80,7 +80,8 @@ struct LassoPenWindowTests {
         let (ox, oy) = (Double(canvas.x), Double(canvas.y))
         let screen = quire_DefaultScreen(x.display)
         let ppmm = Double(quire_DisplayWidth(x.display, screen)) / Double(quire_DisplayWidthMM(x.display, screen))
-        func shot(_ name: String) throws { shoot(try x.capture(ready.window), name) }
+        // A popup's trace line comes as it is mapped, before its items are all painted.
+        func shot(_ name: String) throws { usleep(400_000); shoot(try x.capture(ready.window), name) }
         let pen = try server.connect(.pen)
         let keyboard = try server.connect(.keyboard)
 
