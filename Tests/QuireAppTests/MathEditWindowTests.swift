@@ -96,6 +96,11 @@ struct MathEditWindowTests {
         }, delay: 0.002)
         usleep(3_000_000)
         shot("math-edit-written")
+        // Before the next convert the ink is still ink, and the export reads it with the line.
+        (line, _) = try savedLine()
+        #expect(line.latex == "12+=", "the typeset line waits for convert")
+        let before = try runTool(try quireBinary().path, ["export", file, "--format", "latex"])
+        #expect(before.output.trimmingCharacters(in: .whitespacesAndNewlines) == "12+2=14")
         try tap(.convert)
         usleep(1_000_000)
         (line, _) = try savedLine()
