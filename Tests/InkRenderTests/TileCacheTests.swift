@@ -138,6 +138,38 @@ import Testing
         let final = Fixtures.inkPixels(try #require(r.frameImage()), around)
         #expect(final > 200 && ink >= final - 20, "the stroke never left the screen: \(ink) then \(final)")
     }
+
+    /// While input waits (`inputPending`), a render draws no tile at all, not even the one a
+    /// budget always allows: a committed stroke stays on the live layer, and the page finishes
+    /// once the input is handled.
+    @Test func queuedInputHoldsTilesBack() throws {
+        let (part, st) = try page()
+        let r = CairoRenderer(theme: .builtIn)
+        r.render(part: part, state: st)
+        r.frameBudget = 0.006
+        var waiting = true
+        var asked = 0
+        r.inputPending = { asked += 1; return waiting }
+        var live = LiveStroke(id: "new", samples: [])
+        var s = st
+        // A short stroke inside one tile: the one tile a budget always allows would finish it.
+        for i in 0..<10 {
+            live.samples.append(InkSample(x: 30 + Double(i) * 0.3, y: 40 + sin(Double(i) / 3), t: Int64(i * 8), f: 0.5))
+            s.liveStrokes = [live]
+            r.drawLiveSegment(live, state: s)
+        }
+        part.insertStroke(InkStroke(id: "new", tool: "pen", seq: 900, samples: live.samples))
+        s.liveStrokes = []
+        for _ in 0..<3 { r.render(part: part, state: s) }
+        #expect(asked >= 3 && r.needsRender, "asked \(asked) times; the tile is left while input waits")
+        let held = try #require(r.frameImage())
+        expectSame(held, try direct(part, s), "the committed stroke shows from the live layer meanwhile")
+        waiting = false
+        var renders = 0
+        while r.needsRender, renders < 50 { r.render(part: part, state: s); renders += 1 }
+        #expect(!r.needsRender)
+        expectSame(try #require(r.frameImage()), try direct(part, s), "finished once input was handled")
+    }
 }
 
 /// Ink drawn at a level of detail (centre lines simplified within a tenth of a pixel) must look
