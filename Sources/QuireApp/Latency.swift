@@ -82,7 +82,10 @@ final class LatencyRecorder {
         if strokes.isEmpty { strokes.append([]) }
         strokes[strokes.count - 1].append(toFlush)
         // The server's stamp in this clock (to its millisecond): the wait is stamp to read.
-        let stamped = received - min(received, ((received / 1_000_000) & 0xFFFF_FFFF &- serverTime) * 1_000_000)
+        // A stamp after the read (the server's clock a millisecond ahead) counts as no wait.
+        let readMs32 = (received / 1_000_000) & 0xFFFF_FFFF
+        let waitedMs = readMs32 >= serverTime ? min(readMs32 - serverTime, 60_000) : 0
+        let stamped = received - min(received, waitedMs * 1_000_000)
         let wait = Double(received - stamped) / 1e6
         readMs.append(wait)
         guard enabled, wait >= Self.lateMs else { return }
