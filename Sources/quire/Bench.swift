@@ -79,7 +79,13 @@ struct BenchPackages: ParsableCommand {
 struct BenchEditor: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "editor",
         abstract: "Per-event ingest cost on a part already holding 10,000 strokes, and batch throughput.")
+    /// `grid`: long strokes in 40 columns of 60 rows (few, tall blocks); `latency`: the page of
+    /// `quire new --fill-strokes` that scripts/bench-latency writes on (rows of short strokes, one
+    /// Text block a row or more: about 1,700 blocks at 10,000 strokes).
+    enum Layout: String, ExpressibleByArgument, CaseIterable { case grid, latency }
     @Option var strokes = 10_000
+    @Option(help: "The filled page: grid (few tall blocks) or latency (the page of scripts/bench-latency, ~1,700 blocks).")
+    var layout = Layout.grid
 
     func run() throws {
         try runReporting {
@@ -91,18 +97,28 @@ struct BenchEditor: ParsableCommand {
             defer { pkg.close() }
             let part = try pkg.createPart(type: PartType.textDocument.rawValue)
             let editor = engine.createEditor(fontMetricsProvider: CairoFontMetrics())
-            try editor.setViewSize(width: 1600, height: 1200)
+            try editor.setViewSize(width: layout == .latency ? 1000 : 1600, height: layout == .latency ? 700 : 1200)
             try editor.setPart(part)
             // Fill the page with strokes through the batch API (also measures its throughput).
-            var events: [PointerEvent] = []
-            for i in 0..<strokes {
-                let x = Double(i % 40) * 38 + 10, y = Double((i / 40) % 60) * 19 + 10
-                events.append(.down(x: x, y: y, t: Int64(i * 1000), f: 0.5))
-                for k in 1..<99 { events.append(.move(x: x + Double(k) * 0.3, y: y + sin(Double(k) / 5) * 4, t: Int64(i * 1000 + k), f: 0.5)) }
-                events.append(.up(x: x + 30, y: y, t: Int64(i * 1000 + 99), f: 0.5))
+            switch layout {
+            case .grid:
+                var events: [PointerEvent] = []
+                for i in 0..<strokes {
+                    let x = Double(i % 40) * 38 + 10, y = Double((i / 40) % 60) * 19 + 10
+                    events.append(.down(x: x, y: y, t: Int64(i * 1000), f: 0.5))
+                    for k in 1..<99 { events.append(.move(x: x + Double(k) * 0.3, y: y + sin(Double(k) / 5) * 4, t: Int64(i * 1000 + k), f: 0.5)) }
+                    events.append(.up(x: x + 30, y: y, t: Int64(i * 1000 + 99), f: 0.5))
+                }
+                let batchMs = try ms { try editor.pointerEvents(events, processGestures: false) }
+                print(String(format: "batch ingest: %d events in %.0f ms = %.0f events/s", events.count, batchMs, Double(events.count) / batchMs * 1000))
+            case .latency:
+                // Written without recognition, as `quire new` does; the pen strokes below are read.
+                let recognizer = editor.recognizer
+                editor.recognizer = nil
+                let fillMs = try ms { try FillStrokes.write(strokes, into: editor) }
+                editor.recognizer = recognizer
+                print(String(format: "fill (quire new --fill-strokes %d): %.0f ms", strokes, fillMs))
             }
-            let batchMs = try ms { try editor.pointerEvents(events, processGestures: false) }
-            print(String(format: "batch ingest: %d events in %.0f ms = %.0f events/s", events.count, batchMs, Double(events.count) / batchMs * 1000))
             // Pen strokes over the filled page; the pen-up runs block flow (a block that grows pushes
             // those below it, with all their ink).
             var down: [(wall: Double, cpu: Double)] = [], move = down, up = down
@@ -116,8 +132,9 @@ struct BenchEditor: ParsableCommand {
             print("part: \(part.model.strokes.count) strokes, \(part.model.pointCount) points, \(blocks) blocks")
             func line(_ name: String, _ xs: [(wall: Double, cpu: Double)]) {
                 let w = xs.map(\.wall), c = xs.map(\.cpu)
-                print(name + String(format: " p50 %.1f us, p99 %.1f us, max %.1f us; thread CPU max %.1f us (%d events)",
-                                    percentile(w, 0.5) * 1000, percentile(w, 0.99) * 1000, w.max()! * 1000, c.max()! * 1000, xs.count))
+                print(name + String(format: " p50 %.1f us, p95 %.1f us, p99 %.1f us, max %.1f us; thread CPU p50 %.1f us, p99 %.1f us, max %.1f us (%d events)",
+                                    percentile(w, 0.5) * 1000, percentile(w, 0.95) * 1000, percentile(w, 0.99) * 1000, w.max()! * 1000,
+                                    percentile(c, 0.5) * 1000, percentile(c, 0.99) * 1000, c.max()! * 1000, xs.count))
             }
             line("per event (down/move/up):", down + move + up)
             line("  down:", down)

@@ -86,15 +86,7 @@ struct NewCommand: ParsableCommand {
                 editor.recognizer = nil  // synthetic squiggles: nothing to recognize
                 try editor.setViewSize(width: 1000, height: 700)
                 try editor.setPart(part)
-                var events: [PointerEvent] = []
-                for i in 0..<fillStrokes {
-                    let x = Double(i % 30) * 32 + 10, y = Double(i / 30) * 19 + 10
-                    events.append(.down(x: x, y: y, t: Int64(i * 1000), f: 0.5))
-                    for k in 1..<40 { events.append(.move(x: x + Double(k) * 0.6, y: y + sin(Double(k) / 4) * 5, t: Int64(i * 1000 + k * 5), f: 0.5)) }
-                    events.append(.up(x: x + 24, y: y, t: Int64(i * 1000 + 200), f: 0.5))
-                    if events.count > 200_000 { try editor.pointerEvents(events, processGestures: false); events = [] }
-                }
-                try editor.pointerEvents(events, processGestures: false)
+                try FillStrokes.write(fillStrokes, into: editor)
                 try editor.setPart(nil)
             }
             try pkg.save()
@@ -214,5 +206,23 @@ struct ScreenshotCommand: ParsableCommand {
             let png = try XScreenshot.capture(display: display, window: id)
             try FileIO.writeAtomically(png, to: output)
         }
+    }
+}
+
+/// The synthetic page of `quire new --fill-strokes` (and so of scripts/bench-latency), shared with
+/// `quire bench editor --layout latency` so that both measure the same page.
+enum FillStrokes {
+    /// Short wavy strokes, 30 to a row, rows 19 apart down a long page, written through the
+    /// editor like a pen would (in a Text Document each row becomes Text blocks).
+    static func write(_ count: Int, into editor: Editor) throws {
+        var events: [PointerEvent] = []
+        for i in 0..<count {
+            let x = Double(i % 30) * 32 + 10, y = Double(i / 30) * 19 + 10
+            events.append(.down(x: x, y: y, t: Int64(i * 1000), f: 0.5))
+            for k in 1..<40 { events.append(.move(x: x + Double(k) * 0.6, y: y + sin(Double(k) / 4) * 5, t: Int64(i * 1000 + k * 5), f: 0.5)) }
+            events.append(.up(x: x + 24, y: y, t: Int64(i * 1000 + 200), f: 0.5))
+            if events.count > 200_000 { try editor.pointerEvents(events, processGestures: false); events = [] }
+        }
+        try editor.pointerEvents(events, processGestures: false)
     }
 }
