@@ -23,25 +23,25 @@ enum MathReadings {
     static func sizeChecked(_ symbols: [MathSymbol], ticks: [Double?]? = nil) -> [MathSymbol] {
         let items = symbols.map { MathParser.Item(cls: Character($0.label), box: $0.box) }
         // Each symbol is measured against the height the others imply, so that its own (perhaps
-        // wrong) class does not set the scale it is judged by (a `7` read `z` beside a `9`).
-        func height(without i: Int) -> Double {
-            items.count > 1 ? MathParser.lineHeight(items.indices.filter { $0 != i }.map { items[$0] }) : MathParser.lineHeight(items)
+        // wrong) class does not set the scale it is judged by (a `7` read `z` beside a `9`): the
+        // others of its own row (a fraction's numerator, a script, a radicand) where they give a
+        // height, since scripts and fraction parts are written smaller than the line; else the line's.
+        func height(_ others: [Int]) -> Double? {
+            let sized = others.filter { MathParser.sizesLine(items[$0]) }
+            return sized.isEmpty ? nil : MathParser.lineHeight(sized.map { items[$0] })
         }
-        // Symbols on the main line (not in a script, fraction or radical), where sizes are H's.
-        var depth = 0
-        var onLine = Set<Int>()
         let inputs = symbols.indices.map { ParsedSymbolInput(label: Character(symbols[$0].label), box: symbols[$0].box, tick: ticks?[$0]) }
-        for slot in MathContext.slots(MathParser.layout(inputs)) {
-            switch slot {
-            case .marker("<end>"): depth -= 1
-            case .marker("<over>"): break
-            case .marker: depth += 1
-            case let .symbol(i, _): if depth == 0 { onLine.insert(i) }
-            }
-        }
+        let layout = MathParser.layout(inputs)
+        var rowOf: [Int: [Int]] = [:]
+        for row in rows(layout) { for i in row { rowOf[i] = row } }
+        let onLine = Set(rows(layout).first ?? [])
         return symbols.enumerated().map { i, s in
             var s = s
-            let H = height(without: i)
+            let rowH = height((rowOf[i] ?? []).filter { $0 != i })
+            // Outside the main line, with no sized neighbour in its row, only the line's height is known.
+            let local = onLine.contains(i) || rowH != nil
+            let lineH = items.count > 1 ? MathParser.lineHeight(items.indices.filter { $0 != i }.map { items[$0] }) : MathParser.lineHeight(items)
+            let H = rowH ?? lineH
             guard H > 0, H.isFinite else { return s }
             let w = s.box.width / H, h = s.box.height / H
             let tall = { (c: Character) in MathSymbols.digits.contains(c) || (c.isASCII && c.isUppercase) }
@@ -53,9 +53,9 @@ enum MathReadings {
                 // A capital is a digit's height, a small letter without ascender 0.62 of it.
                 if c.isASCII && c.isUppercase && h < 0.72 && s.candidates.contains(where: { $0.label == c.lowercased() }) { penalty = casePenalty }
                 if xHeightLetters.contains(c) && h > 0.95 && s.candidates.contains(where: { $0.label == c.uppercased() }) { penalty = casePenalty }
-                // On the main line a small letter is not a digit's height, a digit not a small letter's
-                // (`z`/`2`, `s`/`5`, `o`/`0`); in scripts and fractions sizes shrink.
-                if onLine.contains(i) {
+                // Beside a row's other symbols a small letter is not a digit's height, a digit not a
+                // small letter's (`z`/`2`, `s`/`5`, `o`/`0`).
+                if local {
                     if tall(c) && h < 0.7 && s.candidates.contains(where: { xHeightLetters.contains(Character($0.label)) }) { penalty = casePenalty }
                     if xHeightLetters.contains(c) && h > 0.95 && s.candidates.contains(where: { tall(Character($0.label)) }) { penalty = casePenalty }
                 }
@@ -72,6 +72,26 @@ enum MathReadings {
         }
     }
     static let sizePenalty = 4.0
+
+    /// The symbol indices of each row of a layout (the main line first, then every fraction part,
+    /// radicand and script), left to right.
+    static func rows(_ tokens: [LayoutToken]) -> [[Int]] {
+        var out: [[Int]] = []
+        func walk(_ ts: [LayoutToken]) {
+            let k = out.count
+            out.append([])
+            for t in ts {
+                switch t {
+                case let .symbol(_, source): out[k].append(source)
+                case let .fraction(n, d): walk(n); walk(d)
+                case let .radical(inside): walk(inside)
+                case let .script(_, inside): walk(inside)
+                }
+            }
+        }
+        walk(tokens)
+        return out
+    }
     /// What a letter's case (or a digit / small letter) costs when its height says the other
     /// (composed training expressions: small x-height letters 0.39-0.89 H (1st-95th percentile),
     /// capitals 0.67-1.56 H (5th-95th)). Chosen on validation set A (2: 0.754, 4: 0.756, 8: 0.758

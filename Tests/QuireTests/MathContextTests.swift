@@ -86,6 +86,19 @@ import QuireTools
         #expect(MathReadings.sizeChecked(scripts).map(\.label) == ["7", "2", "+", "z", "+", "8", "4"])
     }
 
+    @Test func fractionPartsAreMeasuredAgainstTheirOwnRow() {
+        // Digits 7 mm high on the line; a denominator "W9" written smaller (4 mm digits): its 3.6 mm
+        // `W` is a capital beside its own 9, though only half the line's digit height.
+        let bar = Self.symbol([("-", -0.1)], 20, 14, 10, 0.3)
+        let line = [Self.symbol([("8", -0.1)], 0, 10, 4, 7), Self.symbol([("8", -0.1)], 5, 10, 4, 7),
+                    Self.symbol([("+", -0.1)], 15, 12.5, 3, 3), bar, Self.symbol([("4", -0.1)], 23, 9.5, 3, 4),
+                    Self.symbol([("W", -0.6), ("w", -0.7)], 21, 14.8, 3.5, 3.6), Self.symbol([("9", -0.1)], 25.5, 14.6, 3, 4)]
+        #expect(MathReadings.sizeChecked(line).map(\.label) == ["8", "8", "+", "-", "4", "W", "9"])
+        // The same `W` on the line beside 7 mm digits is a small w.
+        let small = [line[0], line[1], Self.symbol([("W", -0.6), ("w", -0.7)], 10, 13.4, 3.5, 3.6)]
+        #expect(MathReadings.sizeChecked(small).map(\.label) == ["8", "8", "w"])
+    }
+
     @Test func twoParallelBarsMayPairFarApart() {
         // Small digits (3 mm: the reference size) and an `=` whose bars are 2.5 mm apart, more than
         // 0.6 of it: still one hypothesis. A short bar under a long one (a minus under a fraction bar) is not.
