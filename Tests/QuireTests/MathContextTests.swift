@@ -99,6 +99,21 @@ import QuireTools
         #expect(MathReadings.sizeChecked(small).map(\.label) == ["8", "8", "w"])
     }
 
+    @Test func aDescenderBelowTheLineIsALetter() {
+        // Digits 5 mm high on a baseline at y = 15; a symbol the classifier calls `9` a little more
+        // than `g` reaches 1.75 mm below it, where a `g`'s tail goes and no `9` does: the reading
+        // ranks `g` first, with the prior and without.
+        let line = [Self.symbol([("8", -0.1)], 0, 10, 3, 5), Self.symbol([("+", -0.1)], 4, 11, 3, 3),
+                    Self.symbol([("9", -0.3), ("g", -0.6)], 8, 11.9, 3, 4.85), Self.symbol([("=", -0.1)], 12, 11.8, 3, 1.5)]
+        let ticks = [Double?](repeating: nil, count: line.count)
+        #expect(MathReadings.nBest(symbols: line, ticks: ticks, limit: 3).readings.first?.latex == "8+g=")
+        #expect(MathReadings.nBest(symbols: line, ticks: ticks, limit: 3, context: ctx, weight: 0.5).readings.first?.latex == "8+g=")
+        // Standing on the line, the same ink is a 9.
+        var onLine = line
+        onLine[2].box = MathBox(x: 8, y: 10.1, width: 3, height: 4.85)
+        #expect(MathReadings.nBest(symbols: onLine, ticks: ticks, limit: 3).readings.first?.latex == "8+9=")
+    }
+
     @Test func twoParallelBarsMayPairFarApart() {
         // Small digits (3 mm: the reference size) and an `=` whose bars are 2.5 mm apart, more than
         // 0.6 of it: still one hypothesis. A short bar under a long one (a minus under a fraction bar) is not.
