@@ -15,11 +15,11 @@ enum MathReadings {
     static let dotWidth = 0.2
 
     /// Candidates that a symbol's size rules out lose `sizePenalty` nats: a `.` wider than
-    /// `dotWidth` of the line's digit height is a short minus (on composed expressions of training
+    /// `dotWidth` of its row's digit height is a short minus (on composed expressions of training
     /// writers dots are at most 0.16 H wide, minus signs, scripts' included, at least 0.29 H), and
     /// a `-` narrower than 0.6 of that is a dot. A letter whose other case is also a candidate
     /// loses `casePenalty` when its height says the other case, and so do a digit and a small letter
-    /// (`2`/`z`) on the main line. Candidates are re-sorted.
+    /// (`2`/`z`) beside other symbols of its row. Candidates are re-sorted.
     static func sizeChecked(_ symbols: [MathSymbol], ticks: [Double?]? = nil) -> [MathSymbol] {
         let items = symbols.map { MathParser.Item(cls: Character($0.label), box: $0.box) }
         // Each symbol is measured against the height the others imply, so that its own (perhaps
@@ -71,7 +71,9 @@ enum MathReadings {
             return s
         }
     }
-    static let sizePenalty = 4.0
+    /// (4 / 8 / 12 nats: set A 0.782 / 0.784 / 0.784, set B 0.752 / 0.754 / 0.754: a script's
+    /// short minus the classifier, seeing it alone, calls a dot by 6-7 nats.)
+    static let sizePenalty = 8.0
 
     /// Nats a reading pays per digit height by which a symbol's baseline, as its class places it,
     /// lies off its row's (beyond `baselineSlack`): a `g` read `9` sits a descender below the line.

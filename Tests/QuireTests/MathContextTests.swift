@@ -99,6 +99,14 @@ import QuireTools
         #expect(MathReadings.sizeChecked(small).map(\.label) == ["8", "8", "w"])
     }
 
+    @Test func aScriptsMinusIsNoDotHoweverSureTheClassifierIs() {
+        // "c^{5-6}": script digits 2 mm high; a 1 mm bar (half their height) that the classifier,
+        // seeing it alone, calls a dot by 6 nats is the script's minus.
+        let line = [Self.symbol([("c", -0.1)], 0, 3, 2.5, 2.5), Self.symbol([("5", -0.1)], 3, 1, 1.3, 2),
+                    Self.symbol([(".", 0), ("-", -6)], 4.6, 1.9, 1, 0.25), Self.symbol([("6", -0.1)], 5.9, 1, 1.3, 2)]
+        #expect(MathReadings.sizeChecked(line).map(\.label) == ["c", "5", "-", "6"])
+    }
+
     @Test func aDescenderBelowTheLineIsALetter() {
         // Digits 5 mm high on a baseline at y = 15; a symbol the classifier calls `9` a little more
         // than `g` reaches 1.75 mm below it, where a `g`'s tail goes and no `9` does: the reading
