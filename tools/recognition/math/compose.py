@@ -175,8 +175,13 @@ class Hand:
 
     COMPOSITES = set("÷±≤≥≠θ·")
 
-    def __init__(self, writer: str, kit: dict, rng: random.Random):
-        self.writer, self.kit, self.rng = writer, kit, rng
+    # Labels whose real samples may be re-written with more pen lifts (strokes.split_strokes).
+    SPLITTABLE = set(S.DIGITS + S.LOWER + S.UPPER + "<>[]{}%")
+
+    def __init__(self, writer: str, kit: dict, rng: random.Random, variation: float = 0.0):
+        """variation: probability of a writer-like variant per glyph (training only: one-stroke '+',
+        multi-stroke digits and letters); 0 draws nothing extra, so validation sets stay as they were."""
+        self.writer, self.kit, self.rng, self.variation = writer, kit, rng, variation
         self.style = sm.WriterStyle.measure([st for lab in S.DIGITS for st in kit[lab]][:60])
         self.gap = rng.uniform(0.12, 0.45)          # gap between symbols, in H
         self.op_gap = rng.uniform(1.0, 1.8)         # extra factor around operators
@@ -192,6 +197,15 @@ class Hand:
 
     def glyph(self, sym: str) -> list[np.ndarray]:
         """sym in the writer's hand at his natural size (any origin)."""
+        rng, H = self.rng, self.style.height
+        if self.variation and sym == "+" and rng.random() < self.variation:
+            return sm.model_strokes("+1", H * rng.uniform(0.5, 0.9), self.style, rng)
+        st = self.plain_glyph(sym)
+        if self.variation and sym in self.SPLITTABLE and rng.random() < self.variation:
+            st = sm.split_strokes(st, rng)
+        return st
+
+    def plain_glyph(self, sym: str) -> list[np.ndarray]:
         rng, H = self.rng, self.style.height
         real = sym in self.kit and sym not in "×"
         if real and (sym not in sm.MODELS or rng.random() < 0.85):
@@ -614,13 +628,13 @@ def compose(hand: Hand, rng: random.Random, want_depth=None, ident="") -> dict:
             "symbols": syms, "strokes": strokes, "tree": row}
 
 
-def expression_stream(kits: dict, names: list[str], seed: int):
-    """An endless, seeded stream of composed expressions from the given writers."""
+def expression_stream(kits: dict, names: list[str], seed: int, variation: float = 0.0):
+    """An endless, seeded stream of composed expressions from the given writers (variation: see Hand)."""
     rng = random.Random(seed)
     k = 0
     while True:
         w = rng.choice(names)
-        hand = Hand(w, kits[w], rng)
+        hand = Hand(w, kits[w], rng, variation)
         yield compose(hand, rng, ident=f"{seed}-{k}")
         k += 1
 
@@ -640,12 +654,13 @@ def main():
     ap.add_argument("--split", choices=["train", "val"], default="val")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--hygiene", action="store_true", help="print what the data hygiene rules drop")
+    ap.add_argument("--variation", type=float, default=0.0, help="writer-like variants (training uses 0.15)")
     args = ap.parse_args()
     if args.hygiene:
         return hygiene_report()
     kits = load_kits()
     names = writers(kits, args.split == "val")
-    stream = expression_stream(kits, names, args.seed)
+    stream = expression_stream(kits, names, args.seed, args.variation)
     exprs = [next(stream) for _ in range(args.n)]
     if args.png:
         from render import render
