@@ -5,7 +5,7 @@ import QuireTools
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "bench", abstract: "Print performance figures.",
-                                                    subcommands: [BenchPackages.self, BenchEditor.self, BenchRender.self, BenchMemory.self, BenchForms.self])
+                                                    subcommands: [BenchPackages.self, BenchEditor.self, BenchRender.self, BenchMemory.self, BenchForms.self, BenchMath.self])
 }
 
 func median(_ xs: [Double]) -> Double { let s = xs.sorted(); return s[s.count / 2] }
