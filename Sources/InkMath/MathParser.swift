@@ -6,8 +6,12 @@ public struct ParsedSymbolInput: Sendable, Hashable {
     public var box: MathBox
     /// For a radical: the x where its ink first comes within 30% of its top (the end of its tick).
     public var tick: Double?
-    public init(label: Character, box: MathBox, tick: Double? = nil) {
-        self.label = label; self.box = box; self.tick = tick
+    /// A fraction bar or radical known to be one (typeset math being edited by pen): it stays a
+    /// fraction with one part empty, a radical with nothing under it, so that the pen can write
+    /// into the empty slot.
+    public var isStructure: Bool
+    public init(label: Character, box: MathBox, tick: Double? = nil, isStructure: Bool = false) {
+        self.label = label; self.box = box; self.tick = tick; self.isStructure = isStructure
     }
 }
 
@@ -28,7 +32,7 @@ public enum MathParser {
 
     /// The layout of a line before it becomes a tree; each symbol token keeps its input's index.
     static func layout(_ symbols: [ParsedSymbolInput]) -> [LayoutToken] {
-        let items = symbols.enumerated().map { Item(cls: $1.label, box: $1.box, tick: $1.tick, source: $0) }
+        let items = symbols.enumerated().map { Item(cls: $1.label, box: $1.box, tick: $1.tick, source: $0, known: $1.isStructure) }
         return baseline(structures(items))
     }
 
@@ -51,10 +55,12 @@ public enum MathParser {
         let box: MathBox
         let kind: Kind
         let tick: Double?
+        /// A structure known in advance (`ParsedSymbolInput.isStructure`).
+        let known: Bool
         /// The index of the input symbol (-1 for a structure).
         let source: Int
-        init(cls: Character, box: MathBox, kind: Kind = .symbol, tick: Double? = nil, source: Int = -1) {
-            self.cls = cls; self.box = box; self.kind = kind; self.tick = tick; self.source = source
+        init(cls: Character, box: MathBox, kind: Kind = .symbol, tick: Double? = nil, source: Int = -1, known: Bool = false) {
+            self.cls = cls; self.box = box; self.kind = kind; self.tick = tick; self.source = source; self.known = known
         }
         var isSymbol: Bool { if case .symbol = kind { return true } else { return false } }
         /// The class when the item is a plain symbol, nil for a structure.
@@ -120,21 +126,21 @@ public enum MathParser {
             if it.symbol == "√" {
                 let tick = it.tick ?? it.x0 + min(0.2 * it.w, 0.25 * it.h, 0.6 * typical)
                 let inside = rest.filter { tick < $0.cx && $0.cx < it.x1 + 0.1 * typical && it.y0 - 0.1 * it.h < $0.cy && $0.cy < it.y1 }
-                if !inside.isEmpty {
+                if !inside.isEmpty || it.known {
                     for o in inside { used.insert(ObjectIdentifier(o)) }
                     used.insert(ObjectIdentifier(it))
                     let sub = structures(inside)
                     let H = sub.isEmpty ? it.h : lineHeight(sub)
-                    let bl = median(sub.map { lineMetrics($0, H).baseline })
+                    let bl = sub.isEmpty ? it.y1 : median(sub.map { lineMetrics($0, H).baseline })
                     out.append(Item(cls: "√", box: union([it] + inside), kind: .radical(sign: it, inside: sub, baseline: bl, height: H)))
                     continue
                 }
             }
-            if it.symbol == "-" && it.w > 0.5 * typical {
+            if it.symbol == "-" && (it.w > 0.5 * typical || it.known) {
                 let span = rest.filter { it.x0 - 0.05 * it.w < $0.cx && $0.cx < it.x1 + 0.05 * it.w }
                 let above = span.filter { $0.cy < it.cy && $0.y1 < it.cy + 0.3 * typical }
                 let below = span.filter { $0.cy > it.cy && $0.y0 > it.cy - 0.3 * typical }
-                if !above.isEmpty && !below.isEmpty {
+                if !above.isEmpty && !below.isEmpty || it.known && !(above.isEmpty && below.isEmpty) {
                     for o in above + below { used.insert(ObjectIdentifier(o)) }
                     used.insert(ObjectIdentifier(it))
                     let num = structures(above), den = structures(below)

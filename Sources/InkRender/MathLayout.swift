@@ -19,6 +19,9 @@ public struct MathLayout: Sendable, Equatable {
     public var ascent = 0.0
     public var descent = 0.0
     public var marks: [Mark] = []
+    /// Its symbols as the math recognizer names them, with their boxes (`MathGlyph`): what pen
+    /// edits of converted math read.
+    public var glyphs: [MathGlyph] = []
 
     public var height: Double { ascent + descent }
     /// The box relative to the start of the baseline.
@@ -33,6 +36,8 @@ public struct MathLayout: Sendable, Equatable {
             case .path(let p, let w, let a): marks.append(.path(p.map { Point(x: $0.x + dx, y: $0.y + dy) }, width: w, answer: a))
             }
         }
+        let offset = glyphs.count
+        glyphs += other.glyphs.map { $0.moved(dx: dx, dy: dy, offset: offset) }
         width = max(width, dx + other.width)
         ascent = max(ascent, other.ascent - dy)
         descent = max(descent, other.descent + dy)
@@ -121,6 +126,7 @@ public struct MathTypesetter: Sendable {
             out.descent = m.descent * 0.5
         }
         out.marks = [.text(t, x: 0, baseline: 0, font: f, answer: false)]
+        out.glyphs = MathGlyph.glyphs(of: t, font: f, measured: m, metrics: metrics)
         return out
     }
 
@@ -176,7 +182,7 @@ public struct MathTypesetter: Sendable {
 
     private func fraction(_ n: MathNode, _ d: MathNode, size s: Double, depth: Int) -> MathLayout {
         let ps = smaller(s, 0.85)
-        let num = layout(n, size: ps, depth: depth + 1), den = layout(d, size: ps, depth: depth + 1)
+        let num = part(n, size: ps, depth: depth + 1), den = part(d, size: ps, depth: depth + 1)
         let t = rule(s), gap = 0.16 * s, pad = 0.12 * s
         let w = max(num.width, den.width) + 2 * pad
         let a = axis(s)
@@ -186,11 +192,27 @@ public struct MathTypesetter: Sendable {
         out.descent = 0
         out.place(num, dx: (w - num.width) / 2, dy: -a - t / 2 - gap - num.descent)
         out.place(den, dx: (w - den.width) / 2, dy: -a + t / 2 + gap + den.ascent)
+        let bar = Rect(x: 0, y: -a - t / 2, width: w, height: t)
+        out.glyphs.append(MathGlyph(symbol: "-", box: bar, hitBox: bar.insetBy(dx: 0, dy: -0.15 * s), kind: .fractionBar,
+                                    holds: Array(out.glyphs.indices)))
         // A little space either side so that a bar does not touch its neighbours.
         var spaced = MathLayout()
         spaced.place(out, dx: 0.08 * s, dy: 0)
         spaced.width = w + 0.16 * s
         return spaced
+    }
+
+    /// A fraction part or radicand; an empty one (its content scratched out) keeps a slot the
+    /// size of a digit, outlined, for the pen to write into.
+    private func part(_ n: MathNode, size s: Double, depth: Int) -> MathLayout {
+        guard n == .row([]) else { return layout(n, size: s, depth: depth) }
+        var out = MathLayout()
+        let w = 0.5 * s, h = 0.7 * s
+        out.marks = [.path([Point(x: 0.05 * s, y: 0), Point(x: 0.05 * s + w, y: 0), Point(x: 0.05 * s + w, y: -h),
+                            Point(x: 0.05 * s, y: -h), Point(x: 0.05 * s, y: 0)], width: rule(s) * 0.4, answer: false)]
+        out.width = w + 0.1 * s
+        out.ascent = h
+        return out
     }
 
     private func scripts(_ b: MathNode, sub: MathNode?, sup: MathNode?, size s: Double, depth: Int) -> MathLayout {
@@ -216,7 +238,7 @@ public struct MathTypesetter: Sendable {
     }
 
     private func radical(_ r: MathNode, index: MathNode?, size s: Double, depth: Int) -> MathLayout {
-        let body = layout(r, size: s, depth: depth + 1)
+        let body = part(r, size: s, depth: depth + 1)
         let t = rule(s), gap = 0.14 * s
         let top = max(body.ascent, 0.7 * s) + gap
         let bottom = max(body.descent, 0.05 * s)
@@ -241,7 +263,13 @@ public struct MathTypesetter: Sendable {
         if let il = indexLayout {
             out.place(il, dx: x0 + 0.4 * signW - il.width, dy: -0.5 * h + bottom - 0.1 * s - il.descent)
         }
+        let held = out.glyphs.count
         out.place(body, dx: x0 + signW + 0.08 * s, dy: 0)
+        // As a hand writes it: the sign and its overbar over the radicand, the tick where the
+        // rising stroke comes within 30% of the top.
+        let whole = Rect(x: x0, y: -top, width: signW + body.width + 0.16 * s, height: h)
+        out.glyphs.append(MathGlyph(symbol: "√", box: whole, hitBox: Rect(x: x0, y: -top, width: signW, height: h),
+                                    kind: .radical, holds: Array(held ..< out.glyphs.count), tick: x0 + 0.85 * signW))
         out.width = x0 + signW + body.width + 0.2 * s
         return out
     }
@@ -263,9 +291,13 @@ public struct MathTypesetter: Sendable {
         let w = 0.3 * s + 0.05 * (top + bottom)
         var out = MathLayout()
         out.marks.append(.path(delimiter(o, left: true, x: 0, w: w, top: -top, bottom: bottom), width: rule(s) * 1.2, answer: false))
+        if o.count == 1, let ch = o.first { out.glyphs.append(MathGlyph(symbol: ch, box: Rect(x: 0, y: -top, width: w, height: top + bottom))) }
         out.place(body, dx: w, dy: 0)
         out.marks.append(.path(delimiter(c, left: false, x: w + body.width, w: w, top: -top, bottom: bottom),
                                width: rule(s) * 1.2, answer: false))
+        if c.count == 1, let ch = c.first {
+            out.glyphs.append(MathGlyph(symbol: ch, box: Rect(x: w + body.width, y: -top, width: w, height: top + bottom)))
+        }
         out.ascent = max(out.ascent, top)
         out.descent = max(out.descent, bottom)
         out.width = 2 * w + body.width

@@ -14,9 +14,33 @@ struct ClipboardPayload: Sendable {
     var images: [String: Data]
 }
 
-/// The process-wide clipboard, so a block copied in one editor pastes into another (and another package).
+/// Quire's clipboard, one per engine: a block or selection copied in one editor pastes into any
+/// editor of the same engine (another part, another package), while separate engines (a form's
+/// and a test's, tests running side by side) never see each other's copies. Another process gets
+/// a copy through the X11 CLIPBOARD as data (`copyData`, `paste(data:at:)`).
 final class ClipboardStore: @unchecked Sendable {
-    static let shared = ClipboardStore()
+    /// The engines' stores, by engine; an entry whose engine is gone is dropped (and never
+    /// handed to a new engine that happens to reuse its address).
+    private final class Entry {
+        weak var engine: Engine?
+        let store = ClipboardStore()
+        init(_ engine: Engine) { self.engine = engine }
+    }
+    private static let tableLock = NSLock()
+    nonisolated(unsafe) private static var table: [ObjectIdentifier: Entry] = [:]
+
+    /// The clipboard of `engine`.
+    static func of(_ engine: Engine) -> ClipboardStore {
+        tableLock.withLock {
+            let key = ObjectIdentifier(engine)
+            if let e = table[key], e.engine === engine { return e.store }
+            table = table.filter { $0.value.engine != nil }
+            let e = Entry(engine)
+            table[key] = e
+            return e.store
+        }
+    }
+
     private let lock = NSLock()
     private var payload: ClipboardPayload?
     private var selectionPayload: SelectionPayload?
@@ -32,6 +56,9 @@ final class ClipboardStore: @unchecked Sendable {
 }
 
 extension Editor {
+    /// This editor's engine's clipboard.
+    var clipboard: ClipboardStore { ClipboardStore.of(engine) }
+
     /// Puts a block (with its ink and images) on Quire's clipboard.
     public func copy(_ block: ContentBlock) throws {
         let m = try requirePart()
@@ -46,19 +73,19 @@ extension Editor {
             d.childIds.forEach(visit)
         }
         visit(b.id)
-        ClipboardStore.shared.set(ClipboardPayload(blocks: blocks, strokes: strokes, images: images))
+        clipboard.set(ClipboardPayload(blocks: blocks, strokes: strokes, images: images))
     }
 
     /// True when there is something to paste.
-    public var canPaste: Bool { ClipboardStore.shared.value != nil || ClipboardStore.shared.selection != nil }
+    public var canPaste: Bool { clipboard.value != nil || clipboard.selection != nil }
 
     /// Pastes the clipboard at a view point: a copied block (Text Document only) as a deep copy
     /// with new ids, or a copied lasso selection (any part type, see `SelectionClipboard.swift`).
     public func paste(at point: Point) throws {
         guard point.x.isFinite, point.y.isFinite else { throw QuireError(.invalidArgument, "paste: point must be finite") }
-        if let sel = ClipboardStore.shared.selection { return try paste(sel, at: point) }
+        if let sel = clipboard.selection { return try paste(sel, at: point) }
         let m = try requireTextDocument("paste")
-        guard let payload = ClipboardStore.shared.value, let top = payload.blocks.first else {
+        guard let payload = clipboard.value, let top = payload.blocks.first else {
             throw QuireError(.unsupportedOperation, "nothing to paste")
         }
         let p = toModel(point.x, point.y)
@@ -140,7 +167,7 @@ extension Editor {
     /// Copies `block` (as `copy(_:)` does) and returns it serialized in `MimeType.quireClipboard`.
     public func copyData(_ block: ContentBlock) throws -> Data {
         try copy(block)
-        guard let payload = ClipboardStore.shared.value else { throw QuireError(.unsupportedOperation, "nothing was copied") }
+        guard let payload = clipboard.value else { throw QuireError(.unsupportedOperation, "nothing was copied") }
         return try Self.encodeClipboard(payload)
     }
 
@@ -148,16 +175,16 @@ extension Editor {
     /// another process), at a view point.
     /// Malformed data throws `importError` and changes nothing.
     public func paste(data: Data, at point: Point) throws {
-        let saved = ClipboardStore.shared.saved
+        let saved = clipboard.saved
         if Self.isSelectionData(data) {
             let sel = try Self.decodeSelection(data)
-            ClipboardStore.shared.set(sel)
-            defer { if saved.0 != nil || saved.1 != nil { ClipboardStore.shared.restore(saved) } }
+            clipboard.set(sel)
+            defer { if saved.0 != nil || saved.1 != nil { clipboard.restore(saved) } }
             try paste(at: point)
         } else {
             let payload = try Self.decodeClipboard(data)
-            ClipboardStore.shared.set(payload)
-            defer { if saved.0 != nil || saved.1 != nil { ClipboardStore.shared.restore(saved) } }
+            clipboard.set(payload)
+            defer { if saved.0 != nil || saved.1 != nil { clipboard.restore(saved) } }
             try paste(at: point)
         }
     }

@@ -39,6 +39,10 @@ public final class Editor {
     /// Told why each finished pen stroke was or was not taken for a gesture (the inspector); nil:
     /// the classifier explains nothing and costs nothing more.
     public var gestureObserver: ((GestureExplanation) -> Void)?
+    /// The stroke the pen or highlighter wrote last on this part (nil before any): what follows
+    /// the writing (the candidate bar) finds its block with `block(holdingStroke:)`, since the
+    /// block flow may have moved that block away from where the pen lifted.
+    public internal(set) var lastStrokeId: String?
 
     let viewport = Viewport()
     let history = History()
@@ -120,7 +124,7 @@ public final class Editor {
         recognition.cancelAll()
         attached = newPart
         history.clear()
-        selection.removeAll(); selectedStrokes.removeAll(); wordSelection = nil; doubleTap.reset()
+        selection.removeAll(); selectedStrokes.removeAll(); wordSelection = nil; doubleTap.reset(); lastStrokeId = nil
         flow.forget()
         rebuildStrokeIndex()
         viewport.reset()

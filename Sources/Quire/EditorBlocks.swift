@@ -119,6 +119,13 @@ extension Editor {
         return m.kind == .textDocument ? nil : rootBlock
     }
 
+    /// The block that holds a stroke now, wherever the block flow moved it since it was written;
+    /// nil when the stroke is not on the attached part (erased, undone).
+    public func block(holdingStroke id: String) -> ContentBlock? {
+        guard let m = attached?.model, let s = m.strokes[id] else { return nil }
+        return ContentBlock(id: s.blockId ?? m.rootId, editor: self, model: m)
+    }
+
     /// Changes that remove a block, its descendants, their strokes and images.
     func removalChanges(_ id: String, model m: PartModel) -> [Change] {
         guard let b = m.blocks[id] else { return [] }

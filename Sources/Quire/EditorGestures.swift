@@ -149,9 +149,9 @@ extension Editor {
             return s
         }
         units += Self.inkClusters(loose, lineHeight: guideSpacing)
-        // Typeset math is content too: a scratch-out over a converted expression removes it.
+        // Typeset math is content too: a scratch-out over converted symbols removes them.
         if b.kind == .math, let metrics = fontMetricsProvider {
-            for (_, box) in MathBlocks.typesetBoxes(b, metrics: metrics) where box.intersects(area) {
+            for box in MathEditing.gestureBoxes(b, metrics: metrics) where box.intersects(area) {
                 units.append(GestureUnit(box: box, wordIndex: nil, strokeIds: []))
             }
         }
@@ -217,14 +217,10 @@ extension Editor {
                 guard inside > 0 else { continue }
                 if Double(inside) >= 0.6 * Double(s.count) { removeStrokes.insert(id) } else { cuts.append((s, pieces)) }
             }
-            var removeMath = Set<Int>()
-            if b.kind == .math, let metrics = fontMetricsProvider {
-                for (i, r) in MathBlocks.typesetBoxes(b, metrics: metrics) {
-                    let w = min(r.maxX, area.maxX) - max(r.x, area.x), h = min(r.maxY, area.maxY) - max(r.y, area.y)
-                    if w > 0, h > 0, w * h >= 0.5 * max(r.width * r.height, 1e-6) { removeMath.insert(i) }
-                }
-            }
-            guard !removeStrokes.isEmpty || !removeWords.isEmpty || !cuts.isEmpty || !removeMath.isEmpty else { return nil }
+            // Typeset math loses the symbols the scratch covers (MathEditing).
+            var mathEdits: [Int: MathEditing.LineEdit] = [:]
+            if b.kind == .math, let metrics = fontMetricsProvider { mathEdits = MathEditing.scratchEdits(b, area: area, metrics: metrics) }
+            guard !removeStrokes.isEmpty || !removeWords.isEmpty || !cuts.isEmpty || !mathEdits.isEmpty else { return nil }
             var t = Transaction()
             for id in removeStrokes.sorted() { if let s = m.strokes[id] { t.changes.append(.stroke(old: s, new: nil)) } }
             for (s, pieces) in cuts {
@@ -232,7 +228,7 @@ extension Editor {
                 for p in pieces { t.changes.append(.stroke(old: nil, new: p)) }
             }
             var nb = Self.removingWords(removeWords, from: b)
-            if !removeMath.isEmpty { nb = MathBlocks.removingLines(removeMath, from: nb, options: mathSolverOptions) }
+            if !mathEdits.isEmpty { nb = MathBlocks.editing(mathEdits, in: nb, options: mathSolverOptions, metrics: fontMetricsProvider) }
             if nb != b { t.changes.append(.block(old: b, new: nb)) }
             g.words = removeWords.sorted().map { WordRef(blockId: b.id, index: $0) }
             g.strokeIds = removeStrokes.sorted() + cuts.map(\.0.id)

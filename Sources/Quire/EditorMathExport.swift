@@ -14,7 +14,7 @@ extension Editor {
 
     /// Each expression of the Math blocks under `b` as shown: with its result after `=` or at `?`.
     func shownMath(_ b: BlockData, model m: PartModel) -> [MathNode] {
-        mathBlocks(b, model: m).flatMap { MathBlocks.solved($0, options: mathSolverOptions).map(\.solution.solved) }
+        mathBlocks(b, model: m).flatMap { MathBlocks.solved($0, options: mathSolverOptions, metrics: fontMetricsProvider).map(\.solution.solved) }
     }
 
     /// `--format latex`: one expression per line, canonical LaTeX (docs/MATH.md).
@@ -33,14 +33,14 @@ extension Editor {
 
     /// A Math block's plain text: each expression with its result.
     func mathPlainText(_ b: BlockData) -> String {
-        MathBlocks.solved(b, options: mathSolverOptions).map(\.solution.solved.plainText).joined(separator: "\n")
+        MathBlocks.solved(b, options: mathSolverOptions, metrics: fontMetricsProvider).map(\.solution.solved.plainText).joined(separator: "\n")
     }
 
     /// The `math` object of a Math block in the JSON export.
     func mathJSON(_ b: BlockData) -> JSONValue {
         let ink = MathBlockResult.result(of: b)?.expressions ?? []
         func box(_ r: MathBox) -> JSONValue { Self.json(Rect(x: r.x, y: r.y, width: r.width, height: r.height)) }
-        let expressions: [JSONValue] = MathBlocks.solved(b, options: mathSolverOptions).map { entry, s in
+        let expressions: [JSONValue] = MathBlocks.solved(b, options: mathSolverOptions, metrics: fontMetricsProvider).map { entry, s in
             var o: [String: JSONValue] = [
                 "latex": .string(entry.node.latex), "mathml": .string(entry.node.mathML), "text": .string(entry.node.plainText),
                 "tree": Self.treeJSON(entry.node), "converted": .bool(entry.converted != nil),
@@ -100,7 +100,7 @@ extension Editor {
     public func mathLines(_ block: ContentBlock? = nil) throws -> [MathLine] {
         let (m, b) = try exportTarget(block)
         return mathBlocks(b, model: m).flatMap { mb in
-            MathBlocks.solved(mb, options: mathSolverOptions).map { MathLine(node: $0.entry.node, solution: $0.solution, converted: $0.entry.converted != nil) }
+            MathBlocks.solved(mb, options: mathSolverOptions, metrics: fontMetricsProvider).map { MathLine(node: $0.entry.node, solution: $0.solution, converted: $0.entry.converted != nil) }
         }
     }
 }

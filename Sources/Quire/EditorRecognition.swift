@@ -90,7 +90,7 @@ extension Editor {
                 if b.kind == .math {
                     // The solver's results beside the ink follow what was read.
                     if let r = MathBlocks.extent(b) { dirty = dirty.union(r) }
-                    b = MathBlocks.refreshed(b, options: MathSolverOptions(configuration: configuration))
+                    b = MathBlocks.refreshed(b, options: MathSolverOptions(configuration: configuration), metrics: fontMetricsProvider)
                     if let r = MathBlocks.extent(b) { dirty = dirty.union(r) }
                 }
                 // Only where words (their decorations, typeset text, debug boxes) were or are now:
@@ -184,7 +184,7 @@ extension Editor {
         if b.kind == .math {
             // Typeset math in place of the ink, at its place and size (MathBlocks).
             guard !strokes.isEmpty else { return nil }
-            nb = MathBlocks.converted(nb, options: MathSolverOptions(configuration: configuration))
+            nb = MathBlocks.converted(nb, options: MathSolverOptions(configuration: configuration), metrics: fontMetricsProvider)
         } else if targetState == .digitalPublish || b.text != nil {
             // Reflowed to the block's width (laid out in the commit): the words leave their
             // places on the page and keep their candidates and styles.

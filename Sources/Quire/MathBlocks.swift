@@ -14,18 +14,38 @@ enum MathBlocks {
         var x: Double, baseline: Double, size: Double
         /// Its line in `TypesetMath` when converted, nil for ink.
         var converted: TypesetMath.Line?
-        /// The ink's extent (ink only): results go right of it.
+        /// The ink's extent (ink only): results go right of it. For a typeset line with ink
+        /// written into it, the extent of both.
         var inkBox: MathBox?
+        /// Ink read together with a typeset line (`MathEditing`): `node` is what both make.
+        var ink: [MathExpression] = []
     }
 
-    /// The expressions of a block, top to bottom: typeset lines and recognized ink.
-    static func entries(_ b: BlockData) -> [Entry] {
+    /// The expressions of a block, top to bottom: typeset lines and recognized ink. Ink written
+    /// into or beside a typeset line (`MathEditing.touches`) is read with it as one expression;
+    /// that needs the font metrics the line is typeset with (without them, ink stays apart).
+    static func entries(_ b: BlockData, metrics: FontMetricsProvider?) -> [Entry] {
         var out: [Entry] = []
-        for line in TypesetMath.decode(b.properties)?.lines ?? [] where !line.latex.isEmpty {
-            guard let node = try? MathNode.parse(latex: line.latex) else { continue }
-            out.append(Entry(node: node, x: line.x, baseline: line.baseline, size: line.size, converted: line))
+        let lines = TypesetMath.decode(b.properties)?.lines ?? []
+        let ink = MathBlockResult.result(of: b)?.expressions ?? []
+        var typeset: [Int: MathEditing.Typeset] = [:]
+        if let metrics, !ink.isEmpty {
+            for (i, line) in lines.enumerated() { typeset[i] = MathEditing.typeset(line, metrics: metrics) }
         }
-        for e in MathBlockResult.result(of: b)?.expressions ?? [] {
+        let owners = MathEditing.owners(ink, typeset: typeset)
+        for (i, line) in lines.enumerated() where !line.latex.isEmpty {
+            guard var node = try? MathNode.parse(latex: line.latex) else { continue }
+            var entry = Entry(node: node, x: line.x, baseline: line.baseline, size: line.size, converted: line)
+            let written = ink.indices.filter { owners[$0] == i }.map { ink[$0] }
+            if let t = typeset[i], !written.isEmpty {
+                node = MathEditing.parse(t.glyphs, ink: written.flatMap(\.symbols))
+                let all = written.reduce(MathBox(x: t.box.x, y: t.box.y, width: t.box.width, height: t.box.height)) { $0.union($1.box) }
+                entry = Entry(node: node, x: min(line.x, all.x), baseline: line.baseline, size: line.size, converted: line,
+                              inkBox: all, ink: written)
+            }
+            out.append(entry)
+        }
+        for (k, e) in ink.enumerated() where owners[k] == nil {
             let p = placement(e)
             out.append(Entry(node: e.node, x: e.box.x, baseline: p.baseline, size: p.size, inkBox: e.box))
         }
@@ -33,17 +53,27 @@ enum MathBlocks {
     }
 
     /// Each expression with what the solver made of it, in reading order.
-    static func solved(_ b: BlockData, options: MathSolverOptions) -> [(entry: Entry, solution: MathSolution)] {
+    static func solved(_ b: BlockData, options: MathSolverOptions, metrics: FontMetricsProvider?) -> [(entry: Entry, solution: MathSolution)] {
         var solver = MathSolver(options: options)
-        return entries(b).map { ($0, solver.solve($0.node)) }
+        return entries(b, metrics: metrics).map { ($0, solver.solve($0.node)) }
     }
 
     /// The block with its results recomputed (`TypesetMath` rewritten; removed when empty).
-    static func refreshed(_ b: BlockData, options: MathSolverOptions) -> BlockData {
+    static func refreshed(_ b: BlockData, options: MathSolverOptions, metrics: FontMetricsProvider?) -> BlockData {
         var lines: [TypesetMath.Line] = []
-        for (e, s) in solved(b, options: options) {
+        for (e, s) in solved(b, options: options, metrics: metrics) {
             let result = s.result?.latex, diagnostic = s.diagnostic?.message
-            if var line = e.converted {
+            if var line = e.converted, let box = e.inkBox {
+                // Ink written into it: the line stays as typeset until the next convert, the
+                // result of both goes right of the ink.
+                line.result = nil
+                line.diagnostic = nil
+                lines.append(line)
+                if result != nil || diagnostic != nil {
+                    lines.append(TypesetMath.Line(latex: "", result: result, diagnostic: diagnostic,
+                                                  x: box.maxX + 0.35 * e.size, baseline: e.baseline, size: e.size))
+                }
+            } else if var line = e.converted {
                 line.result = result
                 line.diagnostic = diagnostic
                 lines.append(line)
@@ -58,18 +88,25 @@ enum MathBlocks {
     }
 
     /// The block with its recognized ink expressions typeset in their place (the caller removes
-    /// the strokes): same left edge, baseline and size as the ink.
-    static func converted(_ b: BlockData, options: MathSolverOptions) -> BlockData {
-        var lines = TypesetMath.decode(b.properties)?.lines.filter { !$0.latex.isEmpty } ?? []
-        for e in MathBlockResult.result(of: b)?.expressions ?? [] where !e.symbols.isEmpty {
-            let p = placement(e)
-            lines.append(TypesetMath.Line(latex: e.node.latex, x: e.box.x, baseline: p.baseline, size: p.size))
+    /// the strokes): same left edge, baseline and size as the ink. Ink written into a typeset
+    /// line makes that line what both read as, at the line's baseline and size.
+    static func converted(_ b: BlockData, options: MathSolverOptions, metrics: FontMetricsProvider?) -> BlockData {
+        var lines: [TypesetMath.Line] = []
+        for e in entries(b, metrics: metrics) {
+            if let line = e.converted {
+                if e.ink.isEmpty { lines.append(line) } else if e.node != .row([]) {
+                    lines.append(TypesetMath.Line(latex: e.node.latex, x: e.x, baseline: line.baseline, size: line.size))
+                }
+            } else if let ink = MathBlockResult.result(of: b)?.expressions.first(where: { $0.box == e.inkBox && $0.node == e.node }),
+                      !ink.symbols.isEmpty {
+                lines.append(TypesetMath.Line(latex: e.node.latex, x: e.x, baseline: e.baseline, size: e.size))
+            }
         }
         var nb = b
         nb.properties[TypesetMath.propertyKey] = TypesetMath(lines: lines).encoded
         nb.properties[MathBlockResult.propertyKey] = nil
         nb.words = []
-        return refreshed(nb, options: options)
+        return refreshed(nb, options: options, metrics: metrics)
     }
 
     /// Size and baseline of typeset math that matches an expression's ink: the size from the
@@ -100,13 +137,24 @@ enum MathBlocks {
         }
     }
 
-    /// The block without the converted expressions at `indices` (a scratch-out), results recomputed.
-    static func removingLines(_ indices: Set<Int>, from b: BlockData, options: MathSolverOptions) -> BlockData {
-        guard var tm = TypesetMath.decode(b.properties) else { return b }
-        tm.lines = tm.lines.enumerated().filter { !indices.contains($0.offset) }.map(\.element)
+    /// The block with converted expressions edited (a scratch-out: lines removed or re-read
+    /// from the symbols left), results recomputed.
+    static func editing(_ edits: [Int: MathEditing.LineEdit], in b: BlockData, options: MathSolverOptions,
+                        metrics: FontMetricsProvider?) -> BlockData {
+        guard var tm = TypesetMath.decode(b.properties), !edits.isEmpty else { return b }
+        tm.lines = tm.lines.enumerated().compactMap { i, line in
+            switch edits[i] {
+            case nil: return line
+            case .remove: return nil
+            case .replace(let latex):
+                var l = line
+                l.latex = latex
+                return l
+            }
+        }
         var nb = b
         nb.properties[TypesetMath.propertyKey] = TypesetMath(lines: tm.lines).encoded
-        return refreshed(nb, options: options)
+        return refreshed(nb, options: options, metrics: metrics)
     }
 
     /// The area a block's typeset math may cover (for repainting): its lines, generously.

@@ -30,13 +30,13 @@ extension Editor {
             return tree
         }
         let loose = strokes.map { s -> InkStroke in var s = s; s.blockId = nil; return s }
-        ClipboardStore.shared.set(SelectionPayload(trees: trees, strokes: loose, origin: Point(x: r.x, y: r.y)))
+        clipboard.set(SelectionPayload(trees: trees, strokes: loose, origin: Point(x: r.x, y: r.y)))
     }
 
     /// `copySelection`, serialized for another process (`paste(data:at:)` reads it).
     public func copySelectionData() throws -> Data {
         try copySelection()
-        guard let sel = ClipboardStore.shared.selection else { throw QuireError(.unsupportedOperation, "nothing was copied") }
+        guard let sel = clipboard.selection else { throw QuireError(.unsupportedOperation, "nothing was copied") }
         return try Self.encodeSelection(sel)
     }
 

@@ -84,7 +84,7 @@ final class CandidateBarController {
         if let until = changedUntil, Date() >= until { changedWords = []; changedUntil = nil }
         lastWords = (block.id, words)
         let scale = view.scale
-        let r = editor.viewTransform.apply(block.box)
+        let r = editor.viewTransform.apply(anchor(block, words))
         let h = CandidateBar.height(scale: scale)
         guard r.maxY > 0, r.y < viewH, r.maxX > 0, r.x < viewW else { hide(); return }
         // Just above the block; pinned to the top edge when the block's top is scrolled away.
@@ -132,6 +132,17 @@ final class CandidateBarController {
         defer { pressed = nil }
         guard let bar, let it = bar.item(at: p), it.index == pressed, let f = frame else { return nil }
         return (WordRef(blockId: bar.blockId, index: it.index), Point(x: f.x + it.frame.x, y: f.maxY + 2 * view.scale))
+    }
+
+    /// What the bar sits above (model mm): the block, or from the top of its ink when that lies
+    /// half a guide line or more below the block's top, as when the block flow pushed a block
+    /// whose box began on the line above its ink: the bar then stays by the ink, not over the
+    /// empty line (or the block above it).
+    private func anchor(_ block: ContentBlock, _ words: [RecognizedWord]) -> Rect {
+        let box = block.box
+        let ink = words.map(inkBounds).filter { !$0.isEmpty }
+        guard let top = ink.map(\.y).min(), top - box.y >= 5 else { return box }
+        return Rect(x: box.x, y: top - 1, width: box.width, height: max(0, box.maxY - top + 1))
     }
 
     /// Where a word is on the page (model mm): its strokes' bounds, or its box once typeset. The

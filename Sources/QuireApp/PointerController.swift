@@ -120,9 +120,15 @@ final class PointerController {
 
     private func applyPendingUp(_ source: Int) {
         guard let e = pendingUps.removeValue(forKey: source) else { return }
-        // The bar follows the block last written in (looked up once per stroke, never per move).
+        // The bar follows the block last written in (looked up once per stroke, never per move):
+        // the one holding the new stroke, which the block flow may have pushed below the point
+        // where the pen lifted; a tap or gesture, the block there.
         bar.dirty = true
-        defer { bar.follow(editor.hitBlock(at: Point(x: e.x, y: e.y))) }
+        let strokeBefore = editor.lastStrokeId
+        defer {
+            let written = editor.lastStrokeId.flatMap { $0 != strokeBefore ? editor.block(holdingStroke: $0) : nil }
+            bar.follow(written ?? editor.hitBlock(at: Point(x: e.x, y: e.y)))
+        }
         if router.handle(e) {
             view.present()
             flush()

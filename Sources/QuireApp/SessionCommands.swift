@@ -2,9 +2,10 @@ import Foundation
 import Quire
 
 /// How `AppCommand`s are written into a session recording and read back. Only commands that
-/// change the document, the selection or the view are recorded; those that only open something
-/// (menus, prompts), write files beside the package or leave are not: replaying them would
-/// change nothing the recording is about.
+/// change the document, the selection, the view or the page shown are recorded; those that only
+/// open something (menus, prompts), write files beside the package or leave are not: replaying
+/// them would change nothing the recording is about. Opening or starting another notebook ends
+/// the recording (`NotebookController`): a recording holds one package.
 extension AppCommand {
     /// The record of this command; nil when it is not recorded. A paste at "where the pointer
     /// last was" records that point.
@@ -39,7 +40,8 @@ extension AppCommand {
             if let color { o["color"] = .string(color) }
             if let width { o["width"] = .number(Double(width)) }
             return named("penStyle", o)
-        case .insertImage, .save, .exportBlock, .showCandidates, .toggleFullscreen, .toggleInspector, .quit, .contextMenu, .pens, .colourGrid, .page, .file, .search:
+        case .page(let p): return p.sessionRecord.map { named("page", $0) }
+        case .insertImage, .save, .exportBlock, .showCandidates, .toggleFullscreen, .toggleInspector, .quit, .contextMenu, .pens, .colourGrid, .file, .search:
             return nil
         }
     }
@@ -91,8 +93,50 @@ extension AppCommand {
         case "zoomOut": self = .zoomOut
         case "clearSelection": self = .clearSelection
         case "typeText": self = .typeText(try string("text"))
+        case "page": self = .page(try PageCommand(sessionRecord: o))
         case "pasteData", "image": return nil
         default: throw QuireError(.invalidArgument, "unknown command \"\(c)\" in the session")
+        }
+    }
+}
+
+extension PageCommand {
+    /// The fields of a page command's record (`"op"` and its arguments); nil for what only opens
+    /// or shows something (the new-page menu, the strip).
+    var sessionRecord: [String: JSONValue]? {
+        func op(_ name: String, _ more: [String: JSONValue] = [:]) -> [String: JSONValue] { more.merging(["op": .string(name)]) { a, _ in a } }
+        switch self {
+        case .next: return op("next")
+        case .previous: return op("previous")
+        case .goTo(let i): return op("goTo", ["page": .number(Double(i))])
+        case .add(let type?): return op("add", ["type": .string(type.rawValue)])
+        case .duplicate: return op("duplicate")
+        case .delete: return op("delete")
+        case .restore: return op("restore")
+        case let .move(from, to): return op("move", ["from": .number(Double(from)), "to": .number(Double(to))])
+        case .add(nil), .toggleStrip: return nil
+        }
+    }
+
+    init(sessionRecord o: [String: JSONValue]) throws {
+        func int(_ k: String) throws -> Int {
+            guard let n = o[k]?.intValue, n >= 0 else { throw QuireError(.invalidArgument, "command page: \"\(k)\" must be a page index") }
+            return n
+        }
+        switch o["op"]?.stringValue {
+        case "next": self = .next
+        case "previous": self = .previous
+        case "goTo": self = .goTo(try int("page"))
+        case "add":
+            guard let type = o["type"]?.stringValue.flatMap(PartType.init(rawValue:)) else {
+                throw QuireError(.invalidArgument, "command page: unknown page type")
+            }
+            self = .add(type)
+        case "duplicate": self = .duplicate
+        case "delete": self = .delete
+        case "restore": self = .restore
+        case "move": self = .move(from: try int("from"), to: try int("to"))
+        default: throw QuireError(.invalidArgument, "command page: unknown \"op\"")
         }
     }
 }

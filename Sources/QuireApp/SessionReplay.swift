@@ -6,7 +6,7 @@ import Quire
 public enum SessionReplay {
     /// What a replay produced.
     public struct Outcome {
-        /// The text export of the edited part after the replay.
+        /// The text export of the page shown when the replay ended.
         public var text: String
         /// The package file written.
         public var packagePath: String
@@ -34,9 +34,14 @@ public enum SessionReplay {
         configure?(editor)
         let view = EditorView(editor: editor, renderer: renderer, scale: 1)
         try player.prepare(editor, part: session.part)
+        // The package as a notebook, so that the recorded page commands turn its pages.
+        try session.attach(editor)
         let host = ReplayHost()
         let dispatcher = CommandDispatcher(view: view, session: session, clipboard: ReplayClipboard(), scale: 1)
         dispatcher.host = host
+        let notebook = NotebookController(view: view, session: session)
+        notebook.host = host
+        dispatcher.notebook = notebook
         for (i, s) in player.steps.enumerated() {
             try player.play(s.step, into: editor, index: i) { try perform($0, dispatcher) }
         }
@@ -74,7 +79,7 @@ public enum SessionReplay {
 }
 
 /// The window around a replay: messages are kept, nothing opens.
-private final class ReplayHost: CommandHost {
+private final class ReplayHost: CommandHost, NotebookHost {
     var messages: [String] = []
     func show(_ text: String, seconds: TimeInterval) { messages.append(text) }
     func promptForImage() {}
@@ -84,6 +89,10 @@ private final class ReplayHost: CommandHost {
     func openContextMenu(at p: Point) {}
     func openCandidates(_ ref: WordRef, at p: Point) {}
     func overlaysChanged() {}
+    func notebookChanged() {}
+    func openMenu(title: String, items: [OverlayMenu.Item], at p: Point?) {}
+    func openFileChooser(_ mode: FileChooserMode) {}
+    func toggleStrip() {}
 }
 
 /// The replay's clipboard: what the session copied, in this process. A paste from another

@@ -5,8 +5,9 @@ import Testing
 
 /// The notebook in the real window, end to end in a private Xorg with the inputtest pen,
 /// touchscreen and a keyboard: show the page strip, add a page, write on each, move between them
-/// (PgUp, a tap on a thumbnail, two-finger swipes), Save As through the file chooser, reopen what
-/// was saved, and find a word of page 2 from page 1 with the search bar.
+/// (PgUp, a tap on a thumbnail, two-finger swipes), Save As through the file chooser (and over an
+/// existing file, answering "Replace …?"), reopen what was saved, and find a word of page 2 from
+/// page 1 with the search bar.
 @Suite(.serialized)
 struct NotebookWindowTests {
     private func shoot(_ image: CairoImage, _ name: String) {
@@ -163,8 +164,31 @@ struct NotebookWindowTests {
         try keys("Return")
         #expect(title(w, contains: "notes copy.iink").hasSuffix("notes copy.iink - page 2 of 2"))
         let copy = tmp.path("notes copy.iink")
+
+        // Save As onto the first file, which exists: "Replace notes.iink?" is asked over the chooser;
+        // Escape goes back to the chooser, Enter there asks again, and Replace writes over it.
+        let firstSave = try Data(contentsOf: URL(fileURLWithPath: file))
+        try keys("ctrl+shift+s")
+        usleep(700_000)
+        for _ in 0 ..< "notes copy copy".count { try keys("BackSpace") }
+        for ch in "notes" { try keys(String(ch)) }
+        try keys("Return")
+        usleep(700_000)
+        shoot(try w.x.capture(w.ready.window), "replace-dialog")
+        try keys("Escape")
+        usleep(300_000)
+        #expect(title(w, contains: "notes copy.iink", timeout: 1).hasSuffix("notes copy.iink - page 2 of 2"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == firstSave, "Escape replaced the file")
+        try keys("Return")
+        usleep(500_000)
+        try keys("Return")
+        #expect(title(w, contains: "- notes.iink").hasSuffix("Quire - notes.iink - page 2 of 2"), "Replace did not save over notes.iink")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: tmp.url.path).filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
         w.x.sendDeleteWindow(w.ready.window)
         #expect(w.app.waitForExit(timeout: 20) == .exited(0), "stderr: \(w.app.stderr)")
+        let replaced = try runTool(try quireBinary().path, ["info", file])
+        #expect(replaced.output.contains("parts: 2"), "\(replaced.output)")
         let info = try runTool(try quireBinary().path, ["info", copy])
         #expect(info.output.contains("parts: 2"), "\(info.output)")
         #expect(info.output.components(separatedBy: "type=\"Text Document\"").count == 3, "\(info.output)")

@@ -101,6 +101,32 @@ import Testing
         #expect(s.host.menus.last?.title == "File" && s.host.choosers == [.open, .saveAs])
     }
 
+    @Test func replacingAnExistingFileWritesOverItOrLeavesItWhole() throws {
+        let s = try NotebookSession()
+        _ = try s.editor.typeText("mine", into: nil)
+        s.dispatcher.perform(.page(.add(.drawing)))
+        let other = s.dir.path("other.iink")
+        let pkg = try Engine().createPackage(other)
+        _ = try pkg.createPart(type: PartType.math.rawValue)
+        try pkg.save()
+        // Open elsewhere (its lock held): replacing fails with a message, and both files stay as they were.
+        s.dispatcher.perform(.file(.replace(other)))
+        #expect(s.host.messages.last?.hasPrefix("Save as failed:") == true && s.session.path == s.dir.path("doc.iink"))
+        pkg.close()
+        let before = try Engine().openPackage(other, openOption: .existing)
+        #expect(try before.partCount == 1 && before.part(at: 0).kind == .math)
+        before.close()
+        // Answered Replace: the notebook is written over it (no leftover temporary file) and the window edits it.
+        s.dispatcher.perform(.file(.replace(other)))
+        #expect(s.session.path == other && s.host.messages.last == "Saved as other.iink")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.dir.url.path).filter { $0.hasSuffix(".tmp") } == [])
+        s.session.close()
+        let after = try Engine().openPackage(other, openOption: .existing)
+        defer { after.close() }
+        #expect(try after.partCount == 2 && after.part(at: 1).kind == .drawing)
+        #expect(try after.part(at: 0).model.blocks.values.contains { $0.text == "mine" })
+    }
+
     @Test func autosaveAndRecoveryFollowTheFileSwitchedTo() throws {
         let s = try NotebookSession()
         s.dispatcher.perform(.file(.new))
@@ -157,13 +183,6 @@ import Testing
         }
         #expect(String(decoding: FileManager.default.contents(atPath: s.dir.path("doc.md")) ?? Data(), as: UTF8.self) == "# Page 1\n\nhello\n\n# Page 2\n")
         #expect(s.host.messages.last == "Exported doc.md")
-    }
-
-    @Test func recordedSessionsKeepTheirPage() throws {
-        let s = try NotebookSession()
-        _ = try SessionRecorder(path: s.dir.path("rec.jsonl"), editor: s.editor)
-        s.dispatcher.perform(.page(.add(.math)))
-        #expect(s.session.notebook?.pageCount == 1 && s.host.messages.last?.contains("recorded") == true)
     }
 }
 
@@ -284,6 +303,42 @@ import Testing
         #expect(save.savePath == nil)
         save.name = "  "
         #expect(save.savePath == nil)
+    }
+
+    @Test func savingOntoAnExistingFileAsksFirst() throws {
+        let dir = TempDir()
+        try Data("PK".utf8).write(to: URL(fileURLWithPath: dir.path("old.iink")))
+        try Data("PK".utf8).write(to: URL(fileURLWithPath: dir.path("mine.iink")))
+        let inkml = #"<ink xmlns="http://www.w3.org/2003/InkML"><trace>0 0, 10 10</trace></ink>"#
+        try Data(inkml.utf8).write(to: URL(fileURLWithPath: dir.path("draft.inkml")))
+        var m = FileChooserModel(mode: .saveAs, folder: dir.url.path, recent: [], name: "new", ownPath: dir.path("mine.iink"))
+        #expect(m.confirmSave() == .saveAs(dir.path("new.iink")) && m.replacing == nil)
+        m.name = "old"
+        #expect(m.confirmSave() == nil && m.replacing == dir.path("old.iink"))
+        #expect(m.answerReplace(false) == nil && m.replacing == nil && m.name == "old")
+        #expect(m.confirmSave() == nil && m.answerReplace(true) == .replace(dir.path("old.iink")))
+        // The notebook's own file just saves; another program's file is proposed as a notebook beside it.
+        m.name = "mine.iink"
+        #expect(m.confirmSave() == .saveAs(dir.path("mine.iink")))
+        #expect(m.choose(m.entries.firstIndex { $0.name == "draft.inkml" }!) == nil && m.name == "draft")
+    }
+
+    @Test func theReplaceDialogTakesTapsAndKeys() throws {
+        let dir = TempDir()
+        try Data("PK".utf8).write(to: URL(fileURLWithPath: dir.path("old.iink")))
+        let c = FileChooserController(window: ImageWindow(width: 600, height: 500), scale: 1)
+        let frame = Rect(x: 0, y: 0, width: 600, height: 500)
+        func tap(_ r: Rect) -> AppCommand? { c.pressed(at: Point(x: r.midX, y: r.midY)); return c.released(at: Point(x: r.midX, y: r.midY)) }
+        func button(_ b: FileChooserController.Button) -> Rect? { c.buttonFrames().first { $0.0 == b }?.1 }
+        c.open(FileChooserModel(mode: .saveAs, folder: dir.url.path, recent: [], name: "old"), frame: frame)
+        #expect(tap(try #require(button(.confirm))) == nil && c.isOpen && c.dialogFrame != nil)
+        // Only the dialog's buttons answer; the list under it does not.
+        #expect(button(.confirm) == nil && tap(c.rowFrame(0)) == nil && c.model?.replacing != nil)
+        #expect(tap(try #require(button(.keep))) == nil && c.isOpen && c.dialogFrame == nil)
+        #expect(c.key(KeyInput(key: .enter, text: "\r")) == nil && c.dialogFrame != nil)
+        #expect(c.key(KeyInput(key: .escape, text: "")) == nil && c.isOpen && c.dialogFrame == nil)
+        _ = c.key(KeyInput(key: .enter, text: "\r"))
+        #expect(tap(try #require(button(.replace))) == .file(.replace(dir.path("old.iink"))) && !c.isOpen)
     }
 
     @Test func tapsAndKeysOnTheChooser() throws {

@@ -18,6 +18,18 @@ public struct PageStripCell {
     }
 }
 
+/// A question over the file chooser ("Replace …?"), in pixels of its window.
+public struct ChromeDialog: Equatable, Sendable {
+    public var frame: Rect
+    public var title: String
+    /// A line under the title.
+    public var detail: String
+    public var buttons: [ChromeButton]
+    public init(frame: Rect, title: String, detail: String, buttons: [ChromeButton]) {
+        self.frame = frame; self.title = title; self.detail = detail; self.buttons = buttons
+    }
+}
+
 /// One row of the file chooser, in pixels of its window.
 public struct FileChooserRow: Equatable, Sendable {
     public var frame: Rect
@@ -92,7 +104,7 @@ public enum NotebookPainter {
     /// and the rows.
     public static func drawFileChooser(on surface: CairoSurface, width: Double, height: Double, scale: Double, title: String,
                                        location: String, buttons: [ChromeButton], field: (frame: Rect, text: String)?,
-                                       rows: [FileChooserRow], listArea: Rect, theme: Theme) {
+                                       rows: [FileChooserRow], listArea: Rect, theme: Theme, dialog: ChromeDialog? = nil) {
         draw(on: surface) { c in
             c.rectangle(0, 0, width, height)
             c.setSourceRGB(0.97, 0.97, 0.96)
@@ -147,7 +159,29 @@ public enum NotebookPainter {
             c.setLineWidth(max(1, scale))
             c.rectangle(listArea)
             c.stroke()
+            if let dialog { drawDialog(c, dialog, width: width, height: height, scale: scale, theme: theme) }
         }
+    }
+
+    /// The chooser dimmed, and a box with the question and its buttons over it.
+    private static func drawDialog(_ c: CairoContext, _ d: ChromeDialog, width: Double, height: Double, scale: Double, theme: Theme) {
+        c.setSourceRGBA(0.1, 0.1, 0.12, 0.35)
+        c.rectangle(0, 0, width, height)
+        c.fill()
+        c.roundedRect(d.frame, radius: 8 * scale)
+        c.setSourceRGB(1, 1, 1)
+        c.fillPreserve()
+        c.setSourceRGB(0.45, 0.47, 0.5)
+        c.setLineWidth(max(1, 1.5 * scale))
+        c.stroke()
+        let text = d.frame.insetBy(dx: 18 * scale, dy: 0)
+        c.setSourceRGB(0.1, 0.1, 0.12)
+        c.selectFont(bold)
+        show(c, d.title, in: Rect(x: text.x, y: d.frame.y + 14 * scale, width: text.width, height: 28 * scale), size: 17 * scale, centered: false)
+        c.selectFont(font)
+        c.setSourceRGB(0.3, 0.3, 0.33)
+        show(c, d.detail, in: Rect(x: text.x, y: d.frame.y + 46 * scale, width: text.width, height: 22 * scale), size: 13 * scale, centered: false)
+        drawButtons(c, d.buttons, scale: scale, theme: theme)
     }
 
     /// Paints the search bar: the query being typed, what it found, and the keys.

@@ -29,6 +29,7 @@ final class InkTool: PointerTool {
         }
         t.changes.insert(.stroke(old: nil, new: stroke), at: 0)
         editor.commit(t, affecting: affected)
+        editor.lastStrokeId = stroke.id
         if m.kind == .textDocument { editor.relayout(anchor: stroke.blockId, model: m) }
     }
 

@@ -29,12 +29,17 @@ struct FileChooserModel: Sendable {
     /// The file name being saved as.
     var name: String
     let recent: [String]
+    /// The notebook's own file: saving onto it just saves, without asking.
+    let ownPath: String
+    /// The existing file the user is being asked to replace (saving), else nil.
+    private(set) var replacing: String?
 
-    init(mode: FileChooserMode, folder: String, recent: [String], name: String = "") {
+    init(mode: FileChooserMode, folder: String, recent: [String], name: String = "", ownPath: String = "") {
         self.mode = mode
         self.folder = folder
         self.recent = recent
         self.name = name
+        self.ownPath = ownPath
         showingRecent = mode == .open && !recent.isEmpty
         reload()
     }
@@ -62,7 +67,9 @@ struct FileChooserModel: Sendable {
     }
 
     /// Choosing an entry: a folder is entered (nil); a file is the path to open, or, when saving,
-    /// gives its name to the field (nil) — saving over an existing file is refused later.
+    /// gives its name to the field (nil): a notebook's whole name (saving asks before replacing
+    /// it), another program's file its name without the extension, so that the notebook goes
+    /// beside it as `.iink` rather than over it.
     mutating func choose(_ index: Int) -> String? {
         guard entries.indices.contains(index) else { return nil }
         let e = entries[index]
@@ -72,9 +79,29 @@ struct FileChooserModel: Sendable {
             return nil
         case .notebook, .importable:
             if mode == .open { return e.path }
-            name = e.name
+            name = e.kind == .notebook ? e.name : (e.name as NSString).deletingPathExtension
             return nil
         }
+    }
+
+    /// Save pressed: the command that saves (`saveAs` where no other file is in the way, the
+    /// notebook's own file included); nil when the name is not valid, or when a file of that
+    /// name exists and `replacing` now names it, for the user to answer `answerReplace`.
+    mutating func confirmSave() -> FileCommand? {
+        guard mode == .saveAs, let path = savePath else { return nil }
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        if absolute != URL(fileURLWithPath: ownPath).standardizedFileURL.path, FileManager.default.fileExists(atPath: absolute) {
+            replacing = absolute
+            return nil
+        }
+        return .saveAs(absolute)
+    }
+
+    /// The answer to "Replace …?": Replace gives the command that saves over the file; Cancel
+    /// (nil) goes back to the list with the name kept.
+    mutating func answerReplace(_ replace: Bool) -> FileCommand? {
+        defer { replacing = nil }
+        return replace ? replacing.map { .replace($0) } : nil
     }
 
     /// The path to save to: the typed name in the folder shown, with `.iink` added when it has no
@@ -139,6 +166,8 @@ final class FileChooserController {
 
     enum Button: String, CaseIterable, Sendable {
         case recent, up, home, cancel, confirm
+        /// The "Replace …?" dialog's answers.
+        case replace, keep
     }
 
     init(window: PaintedWindow, scale: Double) {
@@ -183,10 +212,28 @@ final class FileChooserController {
         case .home: "Home"
         case .cancel: "Cancel"
         case .confirm: "Save"
+        case .replace: "Replace"
+        case .keep: "Cancel"
         }
     }
 
+    /// The "Replace …?" dialog over the list, pen-sized, while it is asked.
+    var dialogFrame: Rect? {
+        guard model?.replacing != nil else { return nil }
+        let w = min(size.width - 28 * scale, 480 * scale), h = 150 * scale
+        return Rect(x: (size.width - w) / 2, y: max(buttonsY, (size.height - h) / 2), width: w, height: h)
+    }
+
+    /// The buttons that take taps: the dialog's alone while it is shown.
     func buttonFrames() -> [(Button, Rect)] {
+        guard let d = dialogFrame else { return barButtonFrames() }
+        let w = 120 * scale, h = 44 * scale, y = d.maxY - h - 16 * scale
+        return [(.keep, Rect(x: d.maxX - 2 * w - 26 * scale, y: y, width: w, height: h)),
+                (.replace, Rect(x: d.maxX - w - 16 * scale, y: y, width: w, height: h))]
+    }
+
+    /// The row of buttons under the title.
+    private func barButtonFrames() -> [(Button, Rect)] {
         guard let m = model else { return [] }
         let shown: [Button] = m.mode == .open ? [.recent, .up, .home, .cancel] : [.up, .home, .cancel, .confirm]
         var x = 14 * scale
@@ -218,7 +265,7 @@ final class FileChooserController {
 
     /// A drag on the list scrolls it.
     func moved(to p: Point) {
-        guard var pr = press, pr.button == nil else { return }
+        guard var pr = press, pr.button == nil, model?.replacing == nil else { return }
         if !pr.dragging, abs(p.y - pr.at.y) > 10 * scale { pr.dragging = true }
         press = pr
         if pr.dragging {
@@ -241,7 +288,7 @@ final class FileChooserController {
             guard buttonFrames().first(where: { $0.1.contains(p) })?.0 == b else { return nil }
             return act(b, &m)
         }
-        guard !pr.dragging, let i = row(at: p), row(at: pr.at) == i else { return nil }
+        guard m.replacing == nil, !pr.dragging, let i = row(at: p), row(at: pr.at) == i else { return nil }
         let enteredFolder = m.entries[i].kind == .folder
         let chosen = m.choose(i)
         model = m
@@ -262,10 +309,15 @@ final class FileChooserController {
         case .cancel:
             close()
             return nil
-        case .confirm:
-            guard let path = m.savePath else { return nil }
+        case .confirm, .replace, .keep:
+            let command = b == .confirm ? m.confirmSave() : m.answerReplace(b == .replace)
+            guard let command else {
+                model = m
+                paint()
+                return nil
+            }
             close()
-            return .file(.saveAs(path))
+            return .file(command)
         }
         model = m
         scrollY = 0
@@ -273,9 +325,17 @@ final class FileChooserController {
         return nil
     }
 
-    /// Keys while open: typing edits the name (saving), Enter confirms, Esc cancels.
+    /// Keys while open: typing edits the name (saving), Enter confirms, Esc cancels; while
+    /// "Replace …?" is asked, Enter replaces and Esc goes back to the list.
     func key(_ k: KeyInput) -> AppCommand? {
         guard var m = model else { return nil }
+        if m.replacing != nil {
+            switch k.key {
+            case .escape: return act(.keep, &m)
+            case .enter: return act(.replace, &m)
+            default: return nil
+            }
+        }
         switch k.key {
         case .escape:
             close()
@@ -303,12 +363,18 @@ final class FileChooserController {
             return FileChooserRow(frame: f, label: e.name, detail: e.detail, folder: e.kind == .folder,
                                   highlighted: m.mode == .saveAs && e.kind != .folder && e.name == m.name)
         }
-        let buttons = buttonFrames().map { b, f in
+        let buttons = barButtonFrames().map { b, f in
             ChromeButton(id: b.rawValue, label: label(b), frame: f, active: b == press?.button,
                          enabled: b == .recent ? !m.recent.isEmpty : b == .confirm ? m.savePath != nil : true)
         }
+        let dialog = dialogFrame.map { frame in
+            let name = ((m.replacing ?? "") as NSString).lastPathComponent
+            return ChromeDialog(frame: frame, title: "Replace \u{201C}\(name)\u{201D}?",
+                                detail: "It is already in this folder: Replace writes this notebook over it.",
+                                buttons: buttonFrames().map { ChromeButton(id: $0.0.rawValue, label: label($0.0), frame: $0.1, active: $0.0 == press?.button) })
+        }
         NotebookPainter.drawFileChooser(on: window.surface, width: size.width, height: size.height, scale: scale, title: m.title,
                                         location: m.location, buttons: buttons, field: fieldFrame.map { ($0, m.name) },
-                                        rows: rows, listArea: listArea, theme: .default)
+                                        rows: rows, listArea: listArea, theme: .default, dialog: dialog)
     }
 }

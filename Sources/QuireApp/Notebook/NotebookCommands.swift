@@ -42,5 +42,7 @@ enum FileCommand: Equatable, Sendable {
     case open(String?)
     /// Saves the notebook under another name; nil shows the file chooser.
     case saveAs(String?)
+    /// Saves the notebook over an existing file, once the user answered Replace.
+    case replace(String)
     case export(ExportChoice)
 }

@@ -40,17 +40,11 @@ final class NotebookController {
 
     private func show(_ text: String, seconds: TimeInterval = 5) { host?.show(text, seconds: seconds) }
 
-    /// A recording covers one part of one package: pages and files stay put while it runs.
-    private var recording: Bool {
-        if editor.recorder != nil { show("Pages and files cannot change while the session is being recorded."); return true }
-        return false
-    }
-
     // MARK: pages
 
     func perform(_ command: PageCommand) {
         if case .toggleStrip = command { host?.toggleStrip(); return }
-        guard let nb = session.notebook, !recording else { return }
+        guard let nb = session.notebook else { return }
         view.router.cancelAll()
         do {
             switch command {
@@ -110,10 +104,17 @@ final class NotebookController {
             guard search.isOpen,
                   let hit = search.step(forward: command == .next, fromPage: nb.currentIndex, package: nb.package) else { return }
             if hit.partIndex != nb.currentIndex {
-                guard !recording else { return }
                 view.router.cancelAll()
-                do { try nb.goTo(hit.partIndex) } catch {
-                    show(CommandDispatcher.message(error))
+                // The search itself is not recorded; the page it turns to is, as a page command.
+                var failure: Error?
+                let turn = { do { try nb.goTo(hit.partIndex) } catch { failure = error } }
+                if let rec = editor.recorder, let record = AppCommand.page(.goTo(hit.partIndex)).sessionRecord(lastPoint: Point(x: 0, y: 0)) {
+                    rec.command(record, perform: turn)
+                } else {
+                    turn()
+                }
+                if let failure {
+                    show(CommandDispatcher.message(failure))
                     return
                 }
                 host?.notebookChanged()
@@ -132,7 +133,9 @@ final class NotebookController {
         var offset = editor.viewState.offset
         if r.y < top || r.maxY > h { offset.y = max(top + 10, h / 3) - box.y * t.scale }
         if r.x < 0 || r.maxX > w { offset.x = 20 - box.x * t.scale }
-        if offset != editor.viewState.offset { editor.restoreView(ViewState(zoom: editor.zoomLevel, offset: offset)) }
+        // A scroll, so that a recording replays it.
+        let old = editor.viewState.offset
+        if offset != old { editor.scroll(by: Point(x: old.x - offset.x, y: old.y - offset.y)) }
     }
 
     // MARK: files
@@ -147,14 +150,14 @@ final class NotebookController {
             ] + ExportChoice.allCases.map { OverlayMenu.Item(label: $0.label, action: .file(.export($0)), enabled: true) }
             host?.openMenu(title: "File", items: items, at: nil)
         case .new:
-            guard !recording else { return }
             let folder = (session.path as NSString).deletingLastPathComponent
             let path = Self.freeName(in: folder, base: "Notebook")
             switchTo(path, create: true, note: "New notebook \((path as NSString).lastPathComponent) (Save as renames it).")
-        case .open(nil): if !recording { host?.openFileChooser(.open) }
-        case .open(let path?): if !recording { open(path) }
-        case .saveAs(nil): if !recording { host?.openFileChooser(.saveAs) }
-        case .saveAs(let path?): if !recording { saveAs(path) }
+        case .open(nil): host?.openFileChooser(.open)
+        case .open(let path?): open(path)
+        case .saveAs(nil): host?.openFileChooser(.saveAs)
+        case .saveAs(let path?): saveAs(path, replacing: false)
+        case .replace(let path): saveAs(path, replacing: true)
         case .export(let choice): export(choice)
         }
     }
@@ -176,20 +179,34 @@ final class NotebookController {
         switchTo(target, create: false, note: note.isEmpty ? "Opened \((target as NSString).lastPathComponent)." : note)
     }
 
+    /// Edits another notebook. A recording holds one package, so one under way ends here (what
+    /// it holds so far stays playable) and the note says so; it goes on when the switch fails.
     private func switchTo(_ path: String, create: Bool, note: String) {
         view.router.cancelAll()
+        let recorder = editor.recorder
+        editor.recorder = nil
         do {
             try session.switchTo(path, create: create)
-            show([note, session.openingNote].filter { !$0.isEmpty }.joined(separator: " "))
-        } catch { show("Cannot open \((path as NSString).lastPathComponent): \(CommandDispatcher.message(error))") }
+            var stopped = ""
+            if let recorder {
+                recorder.flush()
+                stopped = "Recording stopped: \((recorder.path as NSString).lastPathComponent) holds the session up to here (a recording covers one notebook)."
+            }
+            show([note, session.openingNote, stopped].filter { !$0.isEmpty }.joined(separator: " "), seconds: stopped.isEmpty ? 5 : 10)
+        } catch {
+            editor.recorder = recorder
+            show("Cannot open \((path as NSString).lastPathComponent): \(CommandDispatcher.message(error))")
+        }
         host?.notebookChanged()
     }
 
-    private func saveAs(_ path: String) {
+    /// Saves under `path`; an existing other file only once the user chose to replace it. The
+    /// package is written beside it and renamed over it, so a failed write leaves it whole.
+    private func saveAs(_ path: String, replacing: Bool) {
         var target = (path as NSString).expandingTildeInPath
         if (target as NSString).pathExtension.isEmpty { target += ".iink" }
         let absolute = URL(fileURLWithPath: target).standardizedFileURL.path
-        if absolute != session.path, FileManager.default.fileExists(atPath: absolute) {
+        if !replacing, absolute != session.path, FileManager.default.fileExists(atPath: absolute) {
             show("\((absolute as NSString).lastPathComponent) already exists: choose another name.")
             return
         }

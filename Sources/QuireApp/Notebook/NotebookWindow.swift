@@ -52,7 +52,8 @@ final class NotebookWindow {
     func openChooser(_ mode: FileChooserMode, recent: [String]) {
         let folder = (session.path as NSString).deletingLastPathComponent
         let name = mode == .saveAs ? URL(fileURLWithPath: session.path).deletingPathExtension().lastPathComponent + " copy" : ""
-        let model = FileChooserModel(mode: mode, folder: folder, recent: recent.filter { $0 != session.path }, name: name)
+        let model = FileChooserModel(mode: mode, folder: folder, recent: recent.filter { $0 != session.path }, name: name,
+                                     ownPath: session.path)
         chooser.open(model, frame: Rect(x: 0, y: 0, width: Double(view.size.width), height: Double(view.size.height)))
     }
 

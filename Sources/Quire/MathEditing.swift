@@ -1,0 +1,134 @@
+import Foundation
+import InkMath
+import InkModel
+import InkRender
+
+/// Converted math edited by pen (`digitalEdit`, docs/MATH.md "Editing typeset math"): a typeset
+/// line is read back as symbols (its glyphs' classes and boxes, `MathGlyph`), so that a
+/// scratch-out removes the symbols it covers and ink written into the line is parsed together
+/// with them (`MathParser`), as if the whole had been written by hand.
+enum MathEditing {
+    /// A typeset line's symbols placed on the page (model mm).
+    struct Typeset {
+        var node: MathNode
+        var glyphs: [MathGlyph]
+        /// The expression's box (without its result).
+        var box: Rect
+        var size: Double
+    }
+
+    /// What a scratch-out does to one typeset line.
+    enum LineEdit: Equatable {
+        case remove
+        case replace(latex: String)
+    }
+
+    /// A line's symbols, or nil when reading its glyphs back does not give the line (a root
+    /// with an index, nesting past the typesetter's depth): such a line is edited only whole.
+    static func typeset(_ line: TypesetMath.Line, metrics: FontMetricsProvider) -> Typeset? {
+        guard !line.latex.isEmpty, line.size.isFinite, line.size > 0, line.size <= 500, line.x.isFinite, line.baseline.isFinite,
+              let node = try? MathNode.parse(latex: line.latex) else { return nil }
+        let l = MathTypesetter(font: FontSpec(size: line.size), metrics: metrics).layout(node)
+        let glyphs = l.glyphs.map { $0.offsetBy(dx: line.x, dy: line.baseline) }
+        guard !glyphs.isEmpty, parse(glyphs, ink: []).latex == node.latex else { return nil }
+        return Typeset(node: node, glyphs: glyphs, box: Rect(x: line.x, y: line.baseline - l.ascent, width: l.width, height: l.height),
+                       size: line.size)
+    }
+
+    /// The structure parser's reading of typeset glyphs and ink symbols together.
+    static func parse(_ glyphs: [MathGlyph], ink: [MathSymbol]) -> MathNode {
+        func box(_ r: Rect) -> MathBox { MathBox(x: r.x, y: r.y, width: r.width, height: r.height) }
+        var input = glyphs.map { g in
+            ParsedSymbolInput(label: g.symbol, box: box(g.box), tick: g.tick, isStructure: g.kind != .symbol)
+        }
+        for s in ink where s.label.count == 1 && s.label != String(MathSymbols.junk) {
+            input.append(ParsedSymbolInput(label: s.label.first!, box: s.box))
+        }
+        return MathParser.parse(input)
+    }
+
+    // MARK: - Scratch-out
+
+    /// The glyphs a scratch-out over `area` removes. A glyph goes when the scratch covers half of
+    /// what it shows (`hitBox`); a fraction bar takes its numerator and denominator with it; a
+    /// radical sign goes alone and leaves its radicand on the line.
+    static func covered(_ t: Typeset, area: Rect) -> Set<Int> {
+        var out = Set<Int>()
+        for (i, g) in t.glyphs.enumerated() {
+            let r = g.hitBox
+            let w = min(r.maxX, area.maxX) - max(r.x, area.x), h = min(r.maxY, area.maxY) - max(r.y, area.y)
+            if w > 0, h > 0, w * h >= 0.5 * max(r.width * r.height, 1e-9) { out.insert(i) }
+        }
+        for i in out where t.glyphs[i].kind == .fractionBar { out.formUnion(t.glyphs[i].holds) }
+        return out
+    }
+
+    /// The line without the glyphs `removed`: nil when nothing is left. A fraction or radical whose
+    /// content all went keeps an empty slot to write into, unless everything else went too.
+    static func removing(_ removed: Set<Int>, from t: Typeset) -> LineEdit? {
+        guard !removed.isEmpty else { return nil }
+        var gone = removed
+        // A structure left holding nothing is the scratch's too when nothing else remains around it.
+        let kept = t.glyphs.indices.filter { !gone.contains($0) }
+        if kept.allSatisfy({ t.glyphs[$0].kind != .symbol }) { return .remove }
+        for i in kept where t.glyphs[i].kind == .fractionBar && t.glyphs[i].holds.allSatisfy(gone.contains) { gone.insert(i) }
+        let rest = t.glyphs.indices.filter { !gone.contains($0) }.map { t.glyphs[$0] }
+        guard !rest.isEmpty else { return .remove }
+        let node = parse(rest, ink: [])
+        return node == .row([]) ? .remove : .replace(latex: node.latex)
+    }
+
+    /// What a scratch-out over `area` does to each typeset line of a block, by index in
+    /// `TypesetMath.lines`. A line that cannot be read back goes whole when half its box is covered.
+    static func scratchEdits(_ b: BlockData, area: Rect, metrics: FontMetricsProvider) -> [Int: LineEdit] {
+        guard let tm = TypesetMath.decode(b.properties) else { return [:] }
+        var out: [Int: LineEdit] = [:]
+        for (i, line) in tm.lines.enumerated() where !line.latex.isEmpty {
+            if let t = typeset(line, metrics: metrics) {
+                guard t.box.intersects(area) else { continue }
+                out[i] = removing(covered(t, area: area), from: t)
+            } else if let r = MathBlocks.typesetBoxes(b, metrics: metrics).first(where: { $0.index == i })?.box {
+                let w = min(r.maxX, area.maxX) - max(r.x, area.x), h = min(r.maxY, area.maxY) - max(r.y, area.y)
+                if w > 0, h > 0, w * h >= 0.5 * max(r.width * r.height, 1e-6) { out[i] = .remove }
+            }
+        }
+        return out
+    }
+
+    /// What a gesture may act on in a block's typeset math: each symbol (its `hitBox`) of a line
+    /// that reads back, the whole box of one that does not. A scratch over one symbol covers half
+    /// of its box, not of its expression's.
+    static func gestureBoxes(_ b: BlockData, metrics: FontMetricsProvider) -> [Rect] {
+        guard let tm = TypesetMath.decode(b.properties) else { return [] }
+        let whole = Dictionary(MathBlocks.typesetBoxes(b, metrics: metrics).map { ($0.index, $0.box) }, uniquingKeysWith: { a, _ in a })
+        return tm.lines.enumerated().flatMap { i, line -> [Rect] in
+            if let t = typeset(line, metrics: metrics) { return t.glyphs.map(\.hitBox) }
+            return whole[i].map { [$0] } ?? []
+        }
+    }
+
+    // MARK: - Ink written into typeset math
+
+    /// Does ink with this box belong to a typeset line: inside its box or touching it (within a
+    /// third of its size above or below, within one size left or right)?
+    static func touches(_ ink: MathBox, _ t: Typeset) -> Bool {
+        let zone = t.box.insetBy(dx: -t.size, dy: -t.size / 3)
+        let mid = ink.y + ink.height / 2
+        return ink.x < zone.maxX && ink.maxX > zone.x && mid > zone.y && mid < zone.maxY
+    }
+
+    /// For each ink expression, the index of the typeset line it is written into (the one whose
+    /// box it overlaps most), if any.
+    static func owners(_ ink: [MathExpression], typeset: [Int: Typeset]) -> [Int: Int] {
+        var out: [Int: Int] = [:]
+        for (k, e) in ink.enumerated() where !e.symbols.isEmpty {
+            let near = typeset.filter { touches(e.box, $0.value) }
+            func overlap(_ t: Typeset) -> Double {
+                let z = t.box.insetBy(dx: -t.size, dy: -t.size / 3)
+                return max(0, min(z.maxX, e.box.maxX) - max(z.x, e.box.x)) * max(0, min(z.maxY, e.box.maxY) - max(z.y, e.box.y))
+            }
+            if let best = near.max(by: { (overlap($0.value), -$0.key) < (overlap($1.value), -$1.key) }) { out[k] = best.key }
+        }
+        return out
+    }
+}
