@@ -43,8 +43,63 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
         var rect: Rect
     }
 
+    /// Page content as tiles per zoom level, invalidated by what changed in the model.
+    private let tiles = TileCache()
+    private let modelDamage = ModelDamage()
+    private var budgetStorage: Double?
+    private var tilesEnabled = true
+
     /// Most rectangles kept apart before they are merged into their bounding box.
     private static let maxRects = 12
+
+    /// The desktop window's `frameBudget`: 6 ms of tiles per render leaves most of a 60 Hz frame
+    /// to input and the copy to the window.
+    public static let windowFrameBudget = 0.006
+
+    /// At most this many seconds of drawing tiles per `render` (nil: no limit). What is left is
+    /// shown stood in for (a tile as it was, or the nearest zoom level scaled) and stays pending
+    /// (`needsRender`), so a window that handles its input before rendering again never holds a
+    /// pen point behind a page of ink. A stroke just committed stays on the live layer until the
+    /// page shows it.
+    public var frameBudget: Double? {
+        get { lock.withLock { budgetStorage } }
+        set { lock.withLock { budgetStorage = newValue } }
+    }
+
+    /// Asked before each tile `render` would draw; true stops drawing tiles for this render (what
+    /// is left stays pending, shown as it was), so input that arrived meanwhile is handled first.
+    /// The window asks its X connection whether events are queued. Called on the rendering thread.
+    public var inputPending: (() -> Bool)? {
+        get { lock.withLock { inputPendingStorage } }
+        set { lock.withLock { inputPendingStorage = newValue } }
+    }
+    private var inputPendingStorage: (() -> Bool)?
+
+    /// Draws the page from cached tiles (the default) or directly, as without a cache (for
+    /// comparisons). Changing it repaints everything.
+    public var usesTiles: Bool {
+        get { lock.withLock { tilesEnabled } }
+        set {
+            lock.withLock { tilesEnabled = newValue; tiles.removeAll(); modelDamage.reset() }
+            invalidate(nil)
+        }
+    }
+
+    /// Tiles held now (for tests).
+    var tileCount: Int { lock.withLock { tiles.count } }
+
+    /// Ink's level of detail on screen, in pixels (`DrawOptions.inkDetail`): a tenth of a pixel.
+    /// Settable for comparisons in tests; changing it repaints everything.
+    var inkDetail: Double {
+        get { lock.withLock { detailStorage } }
+        set {
+            lock.withLock { detailStorage = newValue; tiles.removeAll(); modelDamage.reset() }
+            invalidate(nil)
+        }
+    }
+    private var detailStorage = CairoRenderer.screenInkDetail
+    /// Ink's level of detail on screen (pixels).
+    static let screenInkDetail = 0.1
 
     public init(theme: Theme = .default, fontMetrics: CairoFontMetrics = CairoFontMetrics(),
                 maxImagePixels: Int = ImageCodec.defaultMaxPixels) {
@@ -68,7 +123,7 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
     /// The theme; changing it repaints everything.
     public var theme: Theme {
         get { lock.withLock { pageRenderer.theme } }
-        set { lock.withLock { pageRenderer.theme = newValue }; invalidate(nil) }
+        set { lock.withLock { pageRenderer.theme = newValue; tiles.removeAll(); modelDamage.reset() }; invalidate(nil) }
     }
 
     public func invalidate(_ rect: Rect?) {
@@ -147,6 +202,7 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
         var pageRects: [Rect] = []
         var frameRects: [Rect] = []
         var scrolled = false
+        var preview = false
         if let last = lastState, !full {
             if last.guides != state.guides || last.guideSpacing != state.guideSpacing || last.pressure != state.pressure
                 || last.debugBoxes != state.debugBoxes || last.background != state.background
@@ -160,6 +216,11 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
                     scrolled = true
                 } else {
                     full = true
+                    // A zoom drawn over several frames starts from the last frame, scaled.
+                    if budgetStorage != nil, tilesEnabled, TileCache.supports(last), TileCache.supports(state) {
+                        zoomPreview(from: last.transform, to: state.transform, state)
+                        preview = true
+                    }
                 }
             }
         } else {
@@ -181,54 +242,83 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
             frameRects += [pageRenderer.lassoRect(lasso), pageRenderer.lassoRect(state.lasso)].compactMap { $0 }
             lasso = state.lasso
         }
-        // Live strokes that ended (committed or cancelled) leave the live layer; the page shows them now.
         let liveIds = Set(state.liveStrokes.map(\.id))
+        for (id, p) in predicted where !liveIds.contains(id) || full || scrolled || !state.prediction {
+            frameRects.append(p.rect)
+            predicted[id] = nil
+        }
+        let damage = takeDamage()
+        full = full || damage.full
+        lastState = state
+        // Dragging, the debug overlay and the inspector's timeline change what tiles hold from
+        // frame to frame: drawn directly, as without a cache.
+        let tiled = tilesEnabled && TileCache.supports(state) && state.dragBlockId == nil && !state.debugBoxes && state.strokeLimit == nil
+        // The model itself says what changed: tiles are redrawn there and nowhere else.
+        if let part {
+            switch modelDamage.changes(part, renderer: pageRenderer, pressure: state.pressure) {
+            case .none: break
+            case .all:
+                tiles.removeAll()
+                full = true
+            case .rects(let rs):
+                tiles.invalidate(model: rs)
+                pageRects += rs.map { state.transform.apply($0).insetBy(dx: -2, dy: -2) }
+            }
+        } else {
+            modelDamage.reset()
+            tiles.removeAll()
+        }
+        var painted: [Rect] = []
+        var left: [Rect] = []
+        if let page {
+            if let part {
+                var options = DrawOptions()
+                options.overlay = false
+                options.fastInk = true
+                options.inkDetail = detailStorage
+                let rects = full ? [state.viewRect] : Self.coalesce(damage.rects + pageRects).compactMap { Self.pixelRect($0, state) }
+                let deadline = budgetStorage.map { monotonicNanoseconds() &+ UInt64(max(0, $0) * 1e9) }
+                var drew = 0
+                for r in rects {
+                    if tiled {
+                        options.selection = false
+                        left += tiles.paint(r, into: page, part: part, state: state, renderer: pageRenderer, options: options,
+                                            deadline: deadline, inputPending: inputPendingStorage, keepsPreview: preview, drew: &drew)
+                        pageRenderer.drawSelectionLayer(CairoContext(page), part: part, state: state, clip: r)
+                    } else {
+                        pageRenderer.draw(CairoContext(page), part: part, state: state, clip: full ? nil : r, options: options)
+                    }
+                }
+                page.flush()
+                painted = rects
+            } else if full {
+                let cr = CairoContext(page)
+                cr.setSource(state.background ?? pageRenderer.theme.background)
+                cr.paint()
+                painted = [state.viewRect]
+            }
+        }
+        if !left.isEmpty {
+            // Drawn at the next render; the window polls while `needsRender`.
+            damageLock.withLock { pending = Self.coalesce(pending + left) }
+        }
+        // Live strokes that ended (committed or cancelled) leave the live layer once the page shows
+        // them; one still being drawn on the page stays until then.
         let gone = liveDrawn.filter { !liveIds.contains($0.key) }
-        if !gone.isEmpty || full || scrolled {
+        if (!gone.isEmpty && left.isEmpty) || full || scrolled {
             if let l = live {
                 let cr = CairoContext(l)
                 cr.setOperator(.clear)
                 cr.paint()
             }
-            pageRects += gone.values.map(\.bounds)
             frameRects += liveDrawn.values.map(\.bounds)
             liveDrawn = [:]
-        }
-        for (id, p) in predicted where !liveIds.contains(id) || full || scrolled || !state.prediction {
-            frameRects.append(p.rect)
-            predicted[id] = nil
         }
         for s in state.liveStrokes {
             if let r = drawLiveLocked(s, state: state) { frameRects.append(r) }
         }
-        let damage = takeDamage()
-        full = full || damage.full
-        lastState = state
-        guard let page, let part else {
-            if full, let page {
-                let cr = CairoContext(page)
-                cr.setSource(state.background ?? pageRenderer.theme.background)
-                cr.paint()
-                return state.viewRect
-            }
-            return Self.union(frameRects + pageRects, state)
-        }
-        var options = DrawOptions()
-        options.overlay = false
-        options.fastInk = true
-        if full {
-            let cr = CairoContext(page)
-            pageRenderer.draw(cr, part: part, state: state, clip: nil, options: options)
-            page.flush()
-            return state.viewRect
-        }
-        let rects = Self.coalesce(damage.rects + pageRects).compactMap { Self.pixelRect($0, state) }
-        for r in rects {
-            let cr = CairoContext(page)
-            pageRenderer.draw(cr, part: part, state: state, clip: r, options: options)
-        }
-        page.flush()
-        return Self.union(rects + frameRects, state)
+        if full, page != nil { return state.viewRect }
+        return Self.union(painted + frameRects, state)
     }
 
     /// A pure scroll by whole pixels moves the cached page instead of repainting it; returns the
@@ -255,6 +345,24 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
         // Pending damage was recorded in the old view coordinates.
         damageLock.withLock { pending = pending.map { $0.offsetBy(dx: dx, dy: dy) } }
         return strips
+    }
+
+    /// Scales the cached page from one zoom to another (through the frame surface), so tiles
+    /// not drawn yet at the new zoom show the old pixels, blurred, never a blank. Caller holds the lock.
+    private func zoomPreview(from old: Transform, to new: Transform, _ state: RenderState) {
+        guard let page, let frame else { return }
+        let f = CairoContext(frame)
+        f.setOperator(.source)
+        f.setSource(page)
+        f.paint()
+        let k = new.a / old.a
+        let p = CairoContext(page)
+        p.setSource(state.background ?? pageRenderer.theme.background)
+        p.paint()
+        p.translate(new.tx - old.tx * k, new.ty - old.ty * k)
+        p.scale(k, k)
+        p.setSource(frame, filter: .good)
+        p.paint()
     }
 
     private static func union(_ rects: [Rect], _ state: RenderState) -> Rect? {

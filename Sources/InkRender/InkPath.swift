@@ -65,6 +65,46 @@ enum InkPath {
         return out
     }
 
+    /// Level of detail: drops the points that the line through their neighbours passes within
+    /// `tolerance` of (position and radius alike; Douglas-Peucker). With a tolerance well under a
+    /// pixel the ink looks the same, and a zoomed-out page of handwriting, whose curves are many
+    /// points per pixel of bend, fills with far fewer edges.
+    static func simplify(_ p: [InkPoint], tolerance: Double, width: Double) -> [InkPoint] {
+        guard p.count > 2, tolerance > 0 else { return p }
+        var keep = [Bool](repeating: false, count: p.count)
+        keep[0] = true
+        keep[p.count - 1] = true
+        var stack = [(0, p.count - 1)]
+        let t2 = tolerance * tolerance
+        // Half the width per unit of pressure: a change of radius counts as a change of position.
+        let rw = width * 0.6
+        while let (a, b) = stack.popLast() {
+            guard b > a + 1 else { continue }
+            let pa = p[a], pb = p[b]
+            let dx = pb.x - pa.x, dy = pb.y - pa.y
+            let len2 = dx * dx + dy * dy
+            var worst = 0.0, at = -1
+            for i in (a + 1)..<b {
+                let q = p[i]
+                var t = len2 > 0 ? ((q.x - pa.x) * dx + (q.y - pa.y) * dy) / len2 : 0
+                t = min(max(t, 0), 1)
+                let ex = pa.x + t * dx - q.x, ey = pa.y + t * dy - q.y
+                let er = (pa.f + t * (pb.f - pa.f) - q.f) * rw
+                let e = max(ex * ex + ey * ey, er * er)
+                if e > worst { worst = e; at = i }
+            }
+            if worst > t2, at > 0 {
+                keep[at] = true
+                stack.append((a, at))
+                stack.append((at, b))
+            }
+        }
+        var out: [InkPoint] = []
+        out.reserveCapacity(p.count)
+        for i in 0..<p.count where keep[i] { out.append(p[i]) }
+        return out
+    }
+
     /// Whether a stroke should be drawn with varying width.
     static func usesPressure(_ pts: [InkPoint], enabled: Bool, tool: String) -> Bool {
         enabled && tool != "highlighter" && pts.contains { $0.f > 0 }
@@ -225,10 +265,12 @@ enum InkPath {
     }
 
     /// Draws one stroke with the current matrix (model units). `minWidth` keeps hairlines visible.
+    /// `detail` (device pixels, 0 for none) simplifies the centre line first (`simplify`).
     static func draw(_ cr: CairoContext, points all: [InkPoint], tool: String, color: RGBA, width: Double,
-                     pressure: Bool, scale: Double, highlighterAlpha: Double, minWidth: Double = 0) {
+                     pressure: Bool, scale: Double, highlighterAlpha: Double, minWidth: Double = 0, detail: Double = 0) {
         guard !all.isEmpty else { return }
-        let p = decimate(all, minDistance: 1.5 / scale)
+        var p = decimate(all, minDistance: 1.5 / scale)
+        if detail > 0 { p = simplify(p, tolerance: detail / scale, width: width) }
         let alpha = tool == "highlighter" ? color.a * highlighterAlpha : color.a
         cr.setSourceRGBA(color.r, color.g, color.b, alpha)
         if usesPressure(p, enabled: pressure, tool: tool) {

@@ -21,6 +21,10 @@ struct DrawOptions {
     /// Ink edges with Cairo's fast anti-aliasing (a 4x4 sub-pixel grid instead of 256x15): on
     /// screen at ink sizes it looks the same and fills in half the time; exports keep the best.
     var fastInk = false
+    /// Level of detail of ink, in device pixels (0: every point): centre lines are simplified
+    /// within this tolerance (`InkPath.simplify`). On screen it is well under half a pixel, so the
+    /// ink looks the same; exports keep every point.
+    var inkDetail = 0.0
 }
 
 /// Draws a `PartModel` with a `RenderState` using Cairo: ink, guides, typeset text, images,
@@ -47,6 +51,9 @@ public final class PageRenderer {
     /// damaged rectangle then visits bounds only, instead of gathering and sorting every stroke.
     private var inkCache: [String: (revision: Int, strokes: [InkStroke])] = [:]
     private weak var inkCachePart: PartModel?
+    /// The blocks in tree order at a revision of `inkCachePart`: a window draws the page a tile
+    /// (or a damaged rectangle) at a time, and walking the tree for each cost more than the tile.
+    private var treeOrder: (revision: Int, blocks: [BlockData])?
 
     public init(theme: Theme = .default, fontMetrics: CairoFontMetrics = CairoFontMetrics(),
                 maxImagePixels: Int = ImageCodec.defaultMaxPixels) {
@@ -75,15 +82,29 @@ public final class PageRenderer {
 
     /// The strokes of a block in creation order (cached per block, see `inkCache`).
     func strokes(_ part: PartModel, inBlock id: String) -> [InkStroke] {
-        if inkCachePart !== part {
-            inkCache.removeAll()
-            inkCachePart = part
-        }
+        cachesFollow(part)
         let rev = part.inkRevision(ofBlock: id)
         if let c = inkCache[id], c.revision == rev { return c.strokes }
         let strokes = part.strokes(inBlock: id)
         inkCache[id] = (rev, strokes)
         return strokes
+    }
+
+    /// The per-part caches belong to `part` from now on.
+    private func cachesFollow(_ part: PartModel) {
+        guard inkCachePart !== part else { return }
+        inkCache.removeAll()
+        treeOrder = nil
+        inkCachePart = part
+    }
+
+    /// `part.blocksInTreeOrder()`, kept until the part changes.
+    func blocksInTreeOrder(_ part: PartModel) -> [BlockData] {
+        cachesFollow(part)
+        if let t = treeOrder, t.revision == part.revision { return t.blocks }
+        let blocks = part.blocksInTreeOrder()
+        treeOrder = (part.revision, blocks)
+        return blocks
     }
 
     /// Draws into `cr` whose current matrix maps view pixels to the device. `clip` is in view pixels.
@@ -110,7 +131,7 @@ public final class PageRenderer {
         cr.save()
         cr.transform(t)
         var visited = Set<String>()
-        for b in part.blocksInTreeOrder() {
+        for b in blocksInTreeOrder(part) {
             visited.insert(b.id)
             if let only = options.onlyBlocks, !only.contains(b.id) { continue }
             let isDragged = dragged.contains(b.id)
@@ -130,7 +151,7 @@ public final class PageRenderer {
             drawDecorations(cr, block: b, scale: scale * deviceScale)
             if options.fastInk { cr.setAntialias(.fast) }
             drawStrokes(cr, strokes(part, inBlock: b.id), cull: cull, pressure: state.pressure, scale: scale * deviceScale, minWidth: minInk,
-                        upTo: state.strokeLimit)
+                        upTo: state.strokeLimit, detail: options.inkDetail)
             cr.restore()
         }
         if options.onlyBlocks == nil {
@@ -141,7 +162,7 @@ public final class PageRenderer {
                 cr.save()
                 if options.fastInk { cr.setAntialias(.fast) }
                 drawStrokes(cr, orphans, cull: visibleModel, pressure: state.pressure, scale: scale * deviceScale, minWidth: minInk,
-                            upTo: state.strokeLimit)
+                            upTo: state.strokeLimit, detail: options.inkDetail)
                 cr.restore()
             }
         }
@@ -167,6 +188,20 @@ public final class PageRenderer {
         if options.overlay { drawLasso(cr, state.lasso) }
     }
 
+    /// The selection alone, over a page drawn without it (the window's tiles hold no selection).
+    /// `clip` is in view pixels; the matrix maps view pixels to the device.
+    func drawSelectionLayer(_ cr: CairoContext, part: PartModel, state: RenderState, clip: Rect) {
+        cr.save()
+        defer { cr.restore() }
+        cr.clip(to: clip)
+        cr.setAntialias(.default)
+        if let f = state.selectionFrame {
+            drawSelectionFrame(cr, f)
+        } else {
+            for r in selectionRects(part: part, state: state) where r.intersects(clip) { drawSelection(cr, r) }
+        }
+    }
+
     /// The dragged block and its descendants.
     func draggedIds(_ part: PartModel, _ state: RenderState) -> Set<String> {
         guard let id = state.dragBlockId, part.blocks[id] != nil else { return [] }
@@ -179,14 +214,14 @@ public final class PageRenderer {
     }
 
     private func drawStrokes(_ cr: CairoContext, _ strokes: [InkStroke], cull: Rect, pressure: Bool, scale: Double, minWidth: Double,
-                             upTo limit: Int64?) {
+                             upTo limit: Int64?, detail: Double = 0) {
         // Highlighter under pen ink, as on paper: it tints the writing instead of covering it.
         for pass in 0..<2 {
             for s in strokes where (s.tool == "highlighter") == (pass == 0) && (limit == nil || s.seq <= limit!) {
                 let w = theme.width(tool: s.tool, width: s.width)
                 guard strokeInkBounds(s, width: w, pressure: pressure).intersects(cull) else { continue }
                 InkPath.draw(cr, points: InkPath.points(of: s), tool: s.tool, color: theme.color(of: s), width: w,
-                             pressure: pressure, scale: scale, highlighterAlpha: theme.highlighterAlpha, minWidth: minWidth)
+                             pressure: pressure, scale: scale, highlighterAlpha: theme.highlighterAlpha, minWidth: minWidth, detail: detail)
             }
         }
     }

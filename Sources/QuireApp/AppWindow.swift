@@ -71,6 +71,8 @@ public final class AppWindow: EditorDelegate {
         scale = max(1, dpi / 96)
         let layout = ToolbarLayout(kiosk: options.kiosk, scale: scale, width: Double(options.width))
         let renderer = CairoRenderer()
+        // Input first: a render draws a few ms of tiles, and the loop comes back for the rest.
+        renderer.frameBudget = CairoRenderer.windowFrameBudget
         let editor = engine.createEditor(renderer: renderer, fontMetricsProvider: CairoFontMetrics())
         editor.pixelsPerMillimetre = dpi / 25.4
         view = EditorView(editor: editor, renderer: renderer, scale: scale)
@@ -150,6 +152,8 @@ public final class AppWindow: EditorDelegate {
         let events = events
         tracer.sync = { events.sync() }
         pointer.flush = { events.flush() }
+        // Tiles wait while pen points are queued: ink first, the page between points.
+        renderer.inputPending = { events.hasPending }
         let wakePipe = wake
         renderer.onInvalidate = { wakePipe.wake() }
         editor.onRecognitionResult = { wakePipe.wake() }
@@ -164,13 +168,14 @@ public final class AppWindow: EditorDelegate {
         top.show()
         // Showing the top-level maps all its children: the page strip stays hidden until asked for.
         notebook.strip.setVisible(notebook.strip.visible)
+        latency.enabled = options.latencyLog != nil
         while !quitting {
-            while events.hasPending && !quitting { events.next { handle($0) } }
+            latency.step("input") { while events.hasPending && !quitting { events.next { handle($0) } } }
             if !pointer.pendingUps.isEmpty {
                 // Disabling a device makes the server release its buttons first: the round trip
                 // brings in the hierarchy change that reveals such a release as a lost pointer.
-                events.sync()
-                while events.hasPending && !quitting { events.next { handle($0) } }
+                latency.step("round trip") { events.sync() }
+                latency.step("input") { while events.hasPending && !quitting { events.next { handle($0) } } }
                 pointer.applyPendingUps()
             }
             if stop.flag.isSet { finish(save: true); break }
@@ -186,16 +191,22 @@ public final class AppWindow: EditorDelegate {
                 }
                 if r.finished { try? editor.waitForIdle() }
             }
-            editor.processPendingResults()
-            if bar.needsUpdate { bar.update() }
+            latency.step("recognition results") { editor.processPendingResults() }
+            latency.step("candidate bar") { if bar.needsUpdate { bar.update() } }
             inspectorWindow?.tick(now: monotonicNs())
             if inspector.needsUpdate, !editor.hasActivePointers { inspector.update() }
-            present()
+            // While a stroke is being written only its new ink is drawn (with each point): the
+            // page (the last stroke's tiles, recognition's words) waits for the pen-up, so no
+            // point queues behind a tile.
+            let inking = view.isInking
+            if !inking { latency.step("page render") { present() } }
             selectionTrace.update(editor, tracer)
-            paintToolbar()
-            notebook.paint()
-            events.flush()
-            idleWork()
+            latency.step("toolbar and strip") {
+                paintToolbar()
+                notebook.paint()
+            }
+            latency.step("flush") { events.flush() }
+            latency.step("idle work") { idleWork() }
             let waiting = session.hasUnsavedChanges || clipboard.hasPendingRequest || toolbar.hasTimedMessage || bar.isShowingChange
             var timeout: Int32 = waiting ? 250 : 2000
             if let r = replay, mapped {
@@ -207,7 +218,10 @@ public final class AppWindow: EditorDelegate {
                 let now = monotonicNs()
                 timeout = deadline <= now ? 0 : min(timeout, Int32((deadline - now) / 1_000_000) + 1)
             }
-            if events.wait(timeoutMs: timeout, wakeFD: wake.readFD) { wake.drain() }
+            // Tiles left to draw: come back at once, unless a stroke is being written (its
+            // points wake the loop; spinning would only take the CPU from the X server).
+            if view.renderer.needsRender, !inking { timeout = 0 }
+            if latency.step("wait", { events.wait(timeoutMs: timeout, wakeFD: wake.readFD) }) { wake.drain() }
         }
         latency.write(to: options.latencyLog)
         editor.recorder?.flush()
@@ -240,7 +254,8 @@ public final class AppWindow: EditorDelegate {
 
     private func present() {
         view.present()
-        if mapped, !announced {
+        // Ready once the page is all drawn (the first frame is drawn a budget at a time).
+        if mapped, !announced, !view.renderer.needsRender {
             announced = true
             events.sync()
             let line = String(format: "quire: ready window=0x%lx canvas=0x%lx x=0 y=%d width=%d height=%d scale=%.3f\n",

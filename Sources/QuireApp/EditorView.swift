@@ -80,6 +80,9 @@ final class EditorView {
         didSet { if debugGestures != oldValue { renderer.invalidate(nil) } }
     }
 
+    /// Whether a stroke of ink is being written (a pointer down whose tool inks).
+    var isInking: Bool { editor.activePointerIds.contains { editor.liveStroke(pointerId: $0) != nil } }
+
     /// Renders what changed on the page and puts it on the canvas.
     func present() {
         guard let surface = canvas?.surface else { return }

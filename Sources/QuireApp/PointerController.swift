@@ -87,6 +87,7 @@ final class PointerController {
         let ev = InputEvent(phase: phase, device: source, kind: kind, touchId: touchId, x: p.x, y: p.y,
                             time: clock.epochMs(e.serverTime), pressure: e.device.pressureAxis == nil ? 0.5 : f)
         if phase == .down {
+            if !e.isTouch { latency.strokeBegan() }
             // A press of any device comes after a held release in the server's order, and a device
             // being disabled reports its release and the hierarchy change in one go: such a release is
             // genuine. Applying it first lets an eraser flipped in right after the pen erase its ink.
@@ -98,7 +99,7 @@ final class PointerController {
             pendingUps[source] = ev
             return
         }
-        let changed = router.handle(ev)
+        let changed = latency.step(phase == .move ? "pen move" : phase == .down ? "pen down" : "release") { router.handle(ev) }
         if e.isTouch {
             trackLongPress(phase, touchId: e.detail, at: p)
             if phase == .up { bar.dirty = true }   // a tap selects a block and a word
@@ -107,10 +108,12 @@ final class PointerController {
             // Each event reaches the screen now: no frame timer, no batching. A pen move draws
             // just its new segment; page damage (a stroke committed a moment ago, a recognition
             // result) is repainted by the loop once no input is waiting.
-            let live = phase == .move && view.presentLiveSegment(pointerId: InputRouter.pointerId(device: source, touchId: nil))
-            if !live { view.present() }
-            flush()
-            if live { latency.record(workNs: monotonicNs() - e.received, serverTime: UInt64(e.serverTime)) }
+            // A press that starts ink draws its first dot the same way: the page's own changes
+            // (the stroke before, recognition's words) are the loop's, between strokes.
+            let live = phase != .up && latency.step("live ink") { view.presentLiveSegment(pointerId: InputRouter.pointerId(device: source, touchId: nil)) }
+            if !live { latency.step("render after a pen event") { view.present() } }
+            latency.step("flush") { flush() }
+            if live, phase == .move { latency.record(received: e.received, serverTime: UInt64(e.serverTime)) }
         }
     }
 
@@ -129,10 +132,9 @@ final class PointerController {
             let written = editor.lastStrokeId.flatMap { $0 != strokeBefore ? editor.block(holdingStroke: $0) : nil }
             bar.follow(written ?? editor.hitBlock(at: Point(x: e.x, y: e.y)))
         }
-        if router.handle(e) {
-            view.present()
-            flush()
-        }
+        // The stroke stays on the live layer until the page shows it: the loop renders once the
+        // input queued behind this release (the next stroke's first points) is handled.
+        _ = latency.step("pen-up") { router.handle(e) }
     }
 
     private func wheel(_ button: Int, at p: Point, ctrl: Bool) {

@@ -8,7 +8,15 @@ public struct RenderBenchmarkResult: Sendable {
     public var points: Int
     public var viewWidth: Int
     public var viewHeight: Int
+    /// A redraw of the full view from the renderer's tiles (nothing changed in the model).
     public var fullRedrawMs: Double
+    /// The first draw of that view, with no tiles yet.
+    public var coldRedrawMs: Double
+    /// Frame times (ms) with the window's frame budget: redraws of the full view, a pinch-zoom
+    /// (steps out and back in), and scrolling over the 10,000-stroke page.
+    public var fullViewFrames: FrameTimes
+    public var pinchFrames: FrameTimes
+    public var scrollFrames: FrameTimes
     /// The same view over an empty page: the fixed cost of a redraw (clear, copy to the window).
     public var emptyRedrawMs: Double
     /// A page ten views tall holding the same 10,000 strokes, its first view drawn: what culling saves.
@@ -25,8 +33,24 @@ public struct RenderBenchmarkResult: Sendable {
     public var exportPDFBytes: Int
 }
 
+/// Percentiles of frame times (ms).
+public struct FrameTimes: Sendable, CustomStringConvertible {
+    public var p50: Double, p95: Double, max: Double, count: Int
+    init(_ v: [Double]) {
+        let s = v.sorted()
+        count = s.count
+        p50 = s.isEmpty ? 0 : s[s.count / 2]
+        p95 = s.isEmpty ? 0 : s[min(s.count - 1, Int((Double(s.count) * 0.95).rounded(.up)) - 1)]
+        max = s.last ?? 0
+    }
+    public var description: String { String(format: "p50 %.1f ms, p95 %.1f ms, max %.1f ms over %d frames", p50, p95, max, count) }
+}
+
 /// The renderer benchmark behind `quire bench render`.
 public enum RenderBenchmark {
+    /// The window's frame budget for drawing tiles (`CairoRenderer.frameBudget`), used in the frame-time runs.
+    public static let windowFrameBudget = CairoRenderer.windowFrameBudget
+
     /// A deterministic page of handwriting-like strokes with pressure (a few highlighter ones),
     /// spread over `width` x `height` millimetres.
     public static func makePage(strokes: Int = 10_000, pointsPerStroke: Int = 100, width: Double = 480, height: Double = 270) -> PartModel {
@@ -71,25 +95,79 @@ public enum RenderBenchmark {
         let renderer = CairoRenderer(theme: .builtIn)
         let window = try CairoSurface(width: state.viewWidth, height: state.viewHeight)
 
-        func fullRedraw(_ part: PartModel, _ state: RenderState, runs: Int = 5) -> Double {
-            let renderer = CairoRenderer(theme: .builtIn)
-            var full: [Double] = []
-            for _ in 0..<runs {
-                renderer.invalidate(nil)
-                let t0 = now()
-                if let r = renderer.render(part: part, state: state) { renderer.composite(into: window, rect: r) }
-                full.append((now() - t0))
-            }
-            return full.sorted()[full.count / 2]
+        func frame(_ renderer: CairoRenderer, _ part: PartModel, _ state: RenderState) -> Double {
+            let t0 = now()
+            if let r = renderer.render(part: part, state: state) { renderer.composite(into: window, rect: r) }
+            return now() - t0
         }
-        let emptyMs = fullRedraw(try PartModel(id: "empty", type: "Drawing"), state)
-        log(String(format: "full redraw %dx%d, empty page: %.1f ms (median of 5)", state.viewWidth, state.viewHeight, emptyMs))
-        let fullMs = fullRedraw(part, state)
-        log(String(format: "full redraw %dx%d, all %d strokes in view: %.1f ms (median of 5)", state.viewWidth, state.viewHeight, part.strokes.count, fullMs))
+        /// Median first draw (fresh renderers, no tiles) and median redraw of the same view (`invalidate(nil)`).
+        func fullRedraw(_ part: PartModel, _ state: RenderState, runs: Int = 5) -> (cold: Double, cached: Double, frames: [Double]) {
+            var cold: [Double] = [], cached: [Double] = []
+            for i in 0..<3 {
+                let renderer = CairoRenderer(theme: .builtIn)
+                cold.append(frame(renderer, part, state))
+                guard i == 0 else { continue }
+                for _ in 0..<max(runs, 30) {
+                    renderer.invalidate(nil)
+                    cached.append(frame(renderer, part, state))
+                }
+            }
+            return (cold.sorted()[cold.count / 2], cached.sorted()[cached.count / 2], cached)
+        }
+        let empty = fullRedraw(try PartModel(id: "empty", type: "Drawing"), state)
+        let emptyMs = empty.cached
+        log(String(format: "full redraw %dx%d, empty page: %.1f ms (median of 30)", state.viewWidth, state.viewHeight, emptyMs))
+        let full = fullRedraw(part, state)
+        let fullMs = full.cached
+        log(String(format: "full redraw %dx%d, all %d strokes in view: %.1f ms (median of 30; from tiles)", state.viewWidth, state.viewHeight, part.strokes.count, fullMs))
+        log(String(format: "first draw of that view (no tiles yet): %.0f ms (median of 3)", full.cold))
+        let fullFrames = FrameTimes(full.frames)
+        log("frame times, full view of \(part.strokes.count) strokes: \(fullFrames)")
         let long = makePage(strokes: strokes, pointsPerStroke: pointsPerStroke, width: 480, height: 2700)
-        let longMs = fullRedraw(long, state)
-        log(String(format: "full redraw %dx%d, first view of a page 10 views tall (%d strokes): %.1f ms (median of 5)",
+        let longMs = fullRedraw(long, state).cold
+        log(String(format: "full redraw %dx%d, first view of a page 10 views tall (%d strokes): %.1f ms (median of 3, no tiles yet)",
                    state.viewWidth, state.viewHeight, long.strokes.count, longMs))
+
+        // Pinch-zoom on the full page, as the window draws it (frame budget): 24 steps out to half
+        // the scale about the centre, 24 back in, then the frames until every tile is sharp.
+        var pinch: [Double] = []
+        var settle = 0
+        do {
+            let renderer = CairoRenderer(theme: .builtIn)
+            renderer.render(part: part, state: state)
+            renderer.frameBudget = windowFrameBudget
+            var st = state
+            let cx = Double(state.viewWidth) / 2, cy = Double(state.viewHeight) / 2
+            let factors = Array(repeating: 0.9715, count: 24) + Array(repeating: 1 / 0.9715, count: 24)
+            for f in factors {
+                let t = st.transform
+                st.transform = Transform(scale: t.a * f, tx: cx - (cx - t.tx) * f, ty: cy - (cy - t.ty) * f)
+                pinch.append(frame(renderer, part, st))
+            }
+            while renderer.needsRender, settle < 1000 {
+                pinch.append(frame(renderer, part, st))
+                settle += 1
+            }
+        }
+        let pinchFrames = FrameTimes(pinch)
+        log("frame times, pinch-zoom out to half and back on \(part.strokes.count) strokes: \(pinchFrames) (\(settle) after the gesture until sharp)")
+
+        // Scroll the full page by whole pixels: 30 steps of 24 px away, 30 back.
+        var scrollFull: [Double] = []
+        do {
+            let renderer = CairoRenderer(theme: .builtIn)
+            renderer.render(part: part, state: state)
+            renderer.frameBudget = windowFrameBudget
+            var st = state
+            for i in 0..<60 {
+                st.transform.ty += i < 30 ? -24 : 24
+                st.transform.tx += i < 30 ? -8 : 8
+                scrollFull.append(frame(renderer, part, st))
+            }
+            while renderer.needsRender { scrollFull.append(frame(renderer, part, st)) }
+        }
+        let scrollFrames = FrameTimes(scrollFull)
+        log("frame times, scrolling the \(part.strokes.count)-stroke page 720 px and back: \(scrollFrames)")
 
         // Scroll down the long page 40 px at a time, as a touch drag does.
         var scroll: [Double] = []
@@ -147,7 +225,8 @@ public enum RenderBenchmark {
             log(String(format: "export PDF: %.0f ms, %d bytes", pdfMs, pdf.count))
         }
         return RenderBenchmarkResult(strokes: part.strokes.count, points: part.pointCount, viewWidth: state.viewWidth,
-                                     viewHeight: state.viewHeight, fullRedrawMs: fullMs, emptyRedrawMs: emptyMs,
+                                     viewHeight: state.viewHeight, fullRedrawMs: fullMs, coldRedrawMs: full.cold,
+                                     fullViewFrames: fullFrames, pinchFrames: pinchFrames, scrollFrames: scrollFrames, emptyRedrawMs: emptyMs,
                                      longPageRedrawMs: longMs, scrollRedrawMs: scrollMs, partialRedrawMs: partialMs,
                                      livePointP50Ms: p50, livePointP99Ms: p99, livePoints: livePoints,
                                      exportPNGMs: pngMs, exportPNGBytes: png.count, exportPDFMs: pdfMs, exportPDFBytes: pdf.count)
