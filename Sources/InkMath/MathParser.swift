@@ -99,11 +99,14 @@ public enum MathParser {
         }
     }
 
+    /// Whether an item's own size tells the line's digit height (not operators, dots, brackets).
+    static func sizesLine(_ it: Item) -> Bool {
+        guard let c = it.symbol else { return true }
+        return !MathSymbols.operators.contains(c) && !".,·()[]{}|".contains(c)
+    }
+
     static func lineHeight(_ items: [Item]) -> Double {
-        let hs = items.filter { it in
-            guard let c = it.symbol else { return true }
-            return !MathSymbols.operators.contains(c) && !".,·()[]{}|".contains(c)
-        }.map { lineMetrics($0, 1).height }
+        let hs = items.filter(sizesLine).map { lineMetrics($0, 1).height }
         if !hs.isEmpty { return median(hs) }
         return items.isEmpty ? 1 : median(items.map { max($0.h, $0.w) })
     }

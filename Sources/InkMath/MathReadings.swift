@@ -15,33 +15,33 @@ enum MathReadings {
     static let dotWidth = 0.2
 
     /// Candidates that a symbol's size rules out lose `sizePenalty` nats: a `.` wider than
-    /// `dotWidth` of the line's digit height is a short minus (on composed expressions of training
+    /// `dotWidth` of its row's digit height is a short minus (on composed expressions of training
     /// writers dots are at most 0.16 H wide, minus signs, scripts' included, at least 0.29 H), and
     /// a `-` narrower than 0.6 of that is a dot. A letter whose other case is also a candidate
     /// loses `casePenalty` when its height says the other case, and so do a digit and a small letter
-    /// (`2`/`z`) on the main line. Candidates are re-sorted.
+    /// (`2`/`z`) beside other symbols of its row. Candidates are re-sorted.
     static func sizeChecked(_ symbols: [MathSymbol], ticks: [Double?]? = nil) -> [MathSymbol] {
         let items = symbols.map { MathParser.Item(cls: Character($0.label), box: $0.box) }
         // Each symbol is measured against the height the others imply, so that its own (perhaps
-        // wrong) class does not set the scale it is judged by (a `7` read `z` beside a `9`).
-        func height(without i: Int) -> Double {
-            items.count > 1 ? MathParser.lineHeight(items.indices.filter { $0 != i }.map { items[$0] }) : MathParser.lineHeight(items)
+        // wrong) class does not set the scale it is judged by (a `7` read `z` beside a `9`): the
+        // others of its own row (a fraction's numerator, a script, a radicand) where they give a
+        // height, since scripts and fraction parts are written smaller than the line; else the line's.
+        func height(_ others: [Int]) -> Double? {
+            let sized = others.filter { MathParser.sizesLine(items[$0]) }
+            return sized.isEmpty ? nil : MathParser.lineHeight(sized.map { items[$0] })
         }
-        // Symbols on the main line (not in a script, fraction or radical), where sizes are H's.
-        var depth = 0
-        var onLine = Set<Int>()
         let inputs = symbols.indices.map { ParsedSymbolInput(label: Character(symbols[$0].label), box: symbols[$0].box, tick: ticks?[$0]) }
-        for slot in MathContext.slots(MathParser.layout(inputs)) {
-            switch slot {
-            case .marker("<end>"): depth -= 1
-            case .marker("<over>"): break
-            case .marker: depth += 1
-            case let .symbol(i, _): if depth == 0 { onLine.insert(i) }
-            }
-        }
+        let layout = MathParser.layout(inputs)
+        var rowOf: [Int: [Int]] = [:]
+        for row in rows(layout) { for i in row { rowOf[i] = row } }
+        let onLine = Set(rows(layout).first ?? [])
         return symbols.enumerated().map { i, s in
             var s = s
-            let H = height(without: i)
+            let rowH = height((rowOf[i] ?? []).filter { $0 != i })
+            // Outside the main line, with no sized neighbour in its row, only the line's height is known.
+            let local = onLine.contains(i) || rowH != nil
+            let lineH = items.count > 1 ? MathParser.lineHeight(items.indices.filter { $0 != i }.map { items[$0] }) : MathParser.lineHeight(items)
+            let H = rowH ?? lineH
             guard H > 0, H.isFinite else { return s }
             let w = s.box.width / H, h = s.box.height / H
             let tall = { (c: Character) in MathSymbols.digits.contains(c) || (c.isASCII && c.isUppercase) }
@@ -53,9 +53,9 @@ enum MathReadings {
                 // A capital is a digit's height, a small letter without ascender 0.62 of it.
                 if c.isASCII && c.isUppercase && h < 0.72 && s.candidates.contains(where: { $0.label == c.lowercased() }) { penalty = casePenalty }
                 if xHeightLetters.contains(c) && h > 0.95 && s.candidates.contains(where: { $0.label == c.uppercased() }) { penalty = casePenalty }
-                // On the main line a small letter is not a digit's height, a digit not a small letter's
-                // (`z`/`2`, `s`/`5`, `o`/`0`); in scripts and fractions sizes shrink.
-                if onLine.contains(i) {
+                // Beside a row's other symbols a small letter is not a digit's height, a digit not a
+                // small letter's (`z`/`2`, `s`/`5`, `o`/`0`).
+                if local {
                     if tall(c) && h < 0.7 && s.candidates.contains(where: { xHeightLetters.contains(Character($0.label)) }) { penalty = casePenalty }
                     if xHeightLetters.contains(c) && h > 0.95 && s.candidates.contains(where: { tall(Character($0.label)) }) { penalty = casePenalty }
                 }
@@ -71,7 +71,63 @@ enum MathReadings {
             return s
         }
     }
-    static let sizePenalty = 4.0
+    /// (4 / 8 / 12 nats: set A 0.782 / 0.784 / 0.784, set B 0.752 / 0.754 / 0.754: a script's
+    /// short minus the classifier, seeing it alone, calls a dot by 6-7 nats.)
+    static let sizePenalty = 8.0
+
+    /// Nats a reading pays per digit height by which a symbol's baseline, as its class places it,
+    /// lies off its row's (beyond `baselineSlack`): a `g` read `9` sits a descender below the line.
+    /// Chosen on validation set A (4 / 8 / 16 / 32: 0.774 / 0.778 / 0.774 / 0.774 exact), confirmed on
+    /// set B (0.750 / 0.752 / 0.750 / 0.746).
+    static let baselineWeight = 8.0
+    /// Handwriting's own baseline wobble, in digit heights, that costs nothing.
+    /// (Composed expressions: baseline drift 0.025 H a symbol, position noise 0.03-0.04 H; set A
+    /// 0.1 / 0.15 / 0.25: 0.780 / 0.778 / 0.774, set B 0.752 / 0.752 / 0.750.)
+    static let baselineSlack = 0.1
+
+    /// How far, in digit heights summed over the symbols, the symbols of each row of a layout lie
+    /// off the baseline the others of their row agree on (each symbol's baseline and height from
+    /// where its class sits on a line: `MathSymbols.placement`). Only classes placed by their box
+    /// count (not operators, dots, brackets, which stretch).
+    static func baselineMisfit(_ layout: [LayoutToken], labels: [Character], boxes: [MathBox], only: Int? = nil) -> Double {
+        var total = 0.0
+        for row in rows(layout) where only.map(row.contains) ?? true {
+            let placed = row.filter { i in
+                guard case .box = MathSymbols.placement(labels[i]) else { return false }
+                return !"()[]{}|,".contains(labels[i])
+            }
+            guard placed.count >= 2 else { continue }
+            let items = placed.map { MathParser.Item(cls: labels[$0], box: boxes[$0]) }
+            let H = MathParser.lineHeight(items)
+            guard H > 0, H.isFinite else { continue }
+            let lines = items.map { MathParser.lineMetrics($0, H).baseline }
+            for k in items.indices where only.map({ placed[k] == $0 }) ?? true {
+                let ref = MathParser.median(lines.indices.filter { $0 != k }.map { lines[$0] })
+                total += max(0, abs(lines[k] - ref) / H - baselineSlack)
+            }
+        }
+        return total
+    }
+
+    /// The symbol indices of each row of a layout (the main line first, then every fraction part,
+    /// radicand and script), left to right.
+    static func rows(_ tokens: [LayoutToken]) -> [[Int]] {
+        var out: [[Int]] = []
+        func walk(_ ts: [LayoutToken]) {
+            let k = out.count
+            out.append([])
+            for t in ts {
+                switch t {
+                case let .symbol(_, source): out[k].append(source)
+                case let .fraction(n, d): walk(n); walk(d)
+                case let .radical(inside): walk(inside)
+                case let .script(_, inside): walk(inside)
+                }
+            }
+        }
+        walk(tokens)
+        return out
+    }
     /// What a letter's case (or a digit / small letter) costs when its height says the other
     /// (composed training expressions: small x-height letters 0.39-0.89 H (1st-95th percentile),
     /// capitals 0.67-1.56 H (5th-95th)). Chosen on validation set A (2: 0.754, 4: 0.756, 8: 0.758
@@ -90,6 +146,7 @@ enum MathReadings {
             let layout = MathParser.layout(inputs)
             let node = MathTreeBuilder.node(layout)
             var score = labels.indices.reduce(0) { $0 + (scores[$1][labels[$1]] ?? -1e9) }
+            score -= baselineWeight * baselineMisfit(layout, labels: labels, boxes: symbols.map(\.box))
             if let context, weight > 0 {
                 score += weight * context.logProbability(of: MathContext.tokens(MathContext.slots(layout)))
             }
@@ -98,12 +155,22 @@ enum MathReadings {
         let best = symbols.map { Character($0.label) }
         var start = best
         if let context, weight > 0, !symbols.isEmpty {
-            let options = symbols.map { s -> [(label: Character, score: Double)] in
-                guard let top = s.candidates.first?.score else { return [(Character(s.label), 0)] }
-                return s.candidates.filter { top - $0.score < contextMargin && $0.score.isFinite }.map { (Character($0.label), $0.score) }
-            }
             let inputs = symbols.indices.map { ParsedSymbolInput(label: best[$0], box: symbols[$0].box, tick: ticks[$0]) }
-            start = context.decode(slots: MathContext.slots(MathParser.layout(inputs)), options: options, weight: weight)
+            let layout = MathParser.layout(inputs)
+            let boxes = symbols.map(\.box)
+            // Each class also pays for where it puts its symbol against its row's baseline (the
+            // others keep their best classes), so the prior does not pull a `g` below the line to `9`.
+            let options = symbols.indices.map { i -> [(label: Character, score: Double)] in
+                let s = symbols[i]
+                guard let top = s.candidates.first?.score else { return [(Character(s.label), 0)] }
+                return s.candidates.filter { top - $0.score < contextMargin && $0.score.isFinite }.map { c in
+                    let l = Character(c.label)
+                    var mine = best
+                    mine[i] = l
+                    return (l, c.score - baselineWeight * baselineMisfit(layout, labels: mine, boxes: boxes, only: i))
+                }
+            }
+            start = context.decode(slots: MathContext.slots(layout), options: options, weight: weight)
         }
         var out: [String: (reading: MathExpressionCandidate, labels: [Character])] = [:]
         func add(_ l: [Character]) {

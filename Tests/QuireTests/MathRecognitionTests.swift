@@ -231,7 +231,7 @@ enum MathFixture {
         try editor.setPart(pkg.createPart(type: PartType.math.rawValue))
         let root = try #require(editor.rootBlock)
         #expect(root.kind == .math)
-        let first = try MathFixture.sample("\\sqrt{63}"), second = try MathFixture.sample("u^{1}=")
+        let first = try MathFixture.sample("\\sqrt{63}"), second = try MathFixture.sample("k-1")
         try editor.pointerEvents(MathFixture.events(first, editor: editor, x: 10, y: 10), processGestures: false)
         try editor.waitForIdle()
         #expect(root.words.map(\.label) == ["\\sqrt{63}"])
@@ -241,9 +241,9 @@ enum MathFixture {
         try editor.pointerEvents(MathFixture.events(second, editor: editor, x: 10, y: 40), processGestures: false)
         try editor.waitForIdle()
         #expect(adapter.linesRecognized == 2)
-        #expect(root.words.map(\.label) == ["\\sqrt{63}", "u^{1}="])
+        #expect(root.words.map(\.label) == ["\\sqrt{63}", "k-1"])
         let result = try #require(try editor.mathResult(for: root))
-        #expect(result.latex == "\\sqrt{63}\nu^{1}=")
+        #expect(result.latex == "\\sqrt{63}\nk-1")
         // Symbols carry the editor's stroke ids, and candidates are on the word.
         let ids = Set(editor.part!.model.strokes(inBlock: root.id).map(\.id))
         #expect(Set(result.expressions.flatMap { $0.symbols.flatMap(\.strokeIds) }) == ids)
@@ -255,7 +255,7 @@ enum MathFixture {
         defer { again.close() }
         let part = try again.part(at: 0)
         let block = try #require(part.model.blocks[part.model.rootId])
-        #expect(MathBlockResult.result(of: block)?.latex == "\\sqrt{63}\nu^{1}=")
+        #expect(MathBlockResult.result(of: block)?.latex == "\\sqrt{63}\nk-1")
     }
 
     @Test func cliPrintsLaTeXForMathBlocksAndTheJSONContract() throws {

@@ -145,6 +145,9 @@ class Evaluator:
         if tok == "\\pi":
             self.take()
             return math.pi
+        if tok == "e":  # an unassigned e is Euler's number (docs/MATH.md); composed lines assign nothing
+            self.take()
+            return math.e
         if tok[1:] in FUNCS:
             self.take()
             arg = self.atom() if self.peek() == "(" else self.implicit()

@@ -36,7 +36,7 @@ import data  # noqa: E402
 import strokes as sm  # noqa: E402
 import symbols as S  # noqa: E402
 
-KIT_CACHE = os.path.join(data.CACHE_DIR, "math-kits-v1.pkl")
+KIT_CACHE = os.path.join(data.CACHE_DIR, "math-kits-v2.pkl")  # v2: samples that fail hygiene() dropped
 DIGITS = set(S.DIGITS)
 
 
@@ -63,11 +63,91 @@ def load_kits() -> dict:
             f = target / float(np.median(hs))
             for lab in k:
                 k[lab] = [[a * f for a in st] for st in k[lab]]
+    kits = {w: hygiene(k)[0] for w, k in kits.items()}
+    kits = {w: k for w, k in kits.items() if DIGITS <= set(k)}
     os.makedirs(os.path.dirname(KIT_CACHE), exist_ok=True)
     with open(KIT_CACHE + ".tmp", "wb") as f:
         pickle.dump(kits, f, protocol=pickle.HIGHEST_PROTOCOL)
     os.replace(KIT_CACHE + ".tmp", KIT_CACHE)
     return kits
+
+
+# Hygiene: samples that cannot be the symbol they are labelled. Thresholds are in units of the
+# writer's median digit height H and were read off the statistics of ALL writers' kits (training and
+# validation alike; docs/MATH-MODEL.md "Data hygiene" gives the distributions and the counts).
+SPARSE_STEP_H = 0.5      # mean distance between consecutive points over 0.5 H: not pen-sampled ink
+OVERSIZE_H = 6.0         # box over 6 H: a bracket or a letter is at most ~3 H in any kit
+SPECK_H, SPECK_POINTS = 0.15, 3   # a letter or digit that is a speck of at most 3 points
+DOT_LIKE = set(".,:;'\"`-_~")
+HYGIENE_RULES = ("sparse", "oversize", "speck")
+
+
+def digit_height(kit: dict, keep=lambda st: True) -> float:
+    hs = [np.ptp(np.concatenate(st)[:, 1]) for lab in S.DIGITS for st in kit.get(lab, []) if keep(st)]
+    return float(np.median(hs)) if hs else 0.0
+
+
+def mean_step(st) -> float:
+    """Mean distance between consecutive recorded points of a sample (mm)."""
+    length = sum(float(np.hypot(*np.diff(s, axis=0).T).sum()) for s in st if len(s) > 1)
+    steps = sum(len(s) - 1 for s in st)
+    return length / max(steps, 1)
+
+
+def rejection(lab: str, st, H: float):
+    """The hygiene rule a sample fails (None if it passes); H is the writer's digit height (mm)."""
+    if H <= 0:
+        return None
+    p = np.concatenate(st)
+    ext = max(float(np.ptp(p[:, 0])), float(np.ptp(p[:, 1])))
+    if mean_step(st) > SPARSE_STEP_H * H:
+        return "sparse"
+    if ext > OVERSIZE_H * H:
+        return "oversize"
+    if lab not in DOT_LIKE and len(p) <= SPECK_POINTS and ext < SPECK_H * H:
+        return "speck"
+    return None
+
+
+def hygiene(kit: dict):
+    """(kit without the samples that fail a rule, {rule: [labels dropped]}). H is measured twice: the
+    second time without the sparse samples, whose boxes are tens of H (corrupted coordinates)."""
+    H = digit_height(kit)
+    H = digit_height(kit, lambda st: mean_step(st) <= SPARSE_STEP_H * H) or H
+    out, dropped = {}, {r: [] for r in HYGIENE_RULES}
+    for lab, lst in kit.items():
+        keep = []
+        for st in lst:
+            why = rejection(lab, st, H)
+            if why:
+                dropped[why].append(lab)
+            else:
+                keep.append(st)
+        if keep:
+            out[lab] = keep
+    return out, dropped
+
+
+def hygiene_report():
+    """Per rule, samples dropped from the kits of training and validation writers (docs/MATH-MODEL.md)."""
+    raw: dict = {}
+    for s in data.load_all():
+        if s.cat in ("digits", "upper", "lower", "symbols"):
+            raw.setdefault(s.writer, {}).setdefault(s.label, []).append([a.astype(np.float64) for a in s.strokes])
+    raw = {w: k for w, k in raw.items() if DIGITS <= set(k)}
+    for split in (False, True):
+        names = [w for w in raw if data.is_validation_writer(w) == split]
+        total = sum(len(v) for w in names for v in raw[w].values())
+        print(f"{'validation' if split else 'training'} writers: {len(names)}, samples {total}")
+        for rule in HYGIENE_RULES:
+            labs, who = [], set()
+            for w in names:
+                d = hygiene(raw[w])[1][rule]
+                labs += d
+                if d:
+                    who.add(w)
+            common = " ".join(f"{c}:{n}" for c, n in __import__("collections").Counter(labs).most_common(8))
+            print(f"  {rule:9s} {len(labs):5d} samples of {len(who)} writers  ({common})")
 
 
 def writers(kits: dict, validation: bool) -> list[str]:
@@ -95,8 +175,13 @@ class Hand:
 
     COMPOSITES = set("÷±≤≥≠θ·")
 
-    def __init__(self, writer: str, kit: dict, rng: random.Random):
-        self.writer, self.kit, self.rng = writer, kit, rng
+    # Labels whose real samples may be re-written with more pen lifts (strokes.split_strokes).
+    SPLITTABLE = set(S.DIGITS + S.LOWER + S.UPPER + "<>[]{}%")
+
+    def __init__(self, writer: str, kit: dict, rng: random.Random, variation: float = 0.0):
+        """variation: probability of a writer-like variant per glyph (training only: one-stroke '+',
+        multi-stroke digits and letters); 0 draws nothing extra, so validation sets stay as they were."""
+        self.writer, self.kit, self.rng, self.variation = writer, kit, rng, variation
         self.style = sm.WriterStyle.measure([st for lab in S.DIGITS for st in kit[lab]][:60])
         self.gap = rng.uniform(0.12, 0.45)          # gap between symbols, in H
         self.op_gap = rng.uniform(1.0, 1.8)         # extra factor around operators
@@ -112,6 +197,15 @@ class Hand:
 
     def glyph(self, sym: str) -> list[np.ndarray]:
         """sym in the writer's hand at his natural size (any origin)."""
+        rng, H = self.rng, self.style.height
+        if self.variation and sym == "+" and rng.random() < self.variation:
+            return sm.model_strokes("+1", H * rng.uniform(0.5, 0.9), self.style, rng)
+        st = self.plain_glyph(sym)
+        if self.variation and sym in self.SPLITTABLE and rng.random() < self.variation:
+            st = sm.split_strokes(st, rng)
+        return st
+
+    def plain_glyph(self, sym: str) -> list[np.ndarray]:
         rng, H = self.rng, self.style.height
         real = sym in self.kit and sym not in "×"
         if real and (sym not in sm.MODELS or rng.random() < 0.85):
@@ -534,13 +628,13 @@ def compose(hand: Hand, rng: random.Random, want_depth=None, ident="") -> dict:
             "symbols": syms, "strokes": strokes, "tree": row}
 
 
-def expression_stream(kits: dict, names: list[str], seed: int):
-    """An endless, seeded stream of composed expressions from the given writers."""
+def expression_stream(kits: dict, names: list[str], seed: int, variation: float = 0.0):
+    """An endless, seeded stream of composed expressions from the given writers (variation: see Hand)."""
     rng = random.Random(seed)
     k = 0
     while True:
         w = rng.choice(names)
-        hand = Hand(w, kits[w], rng)
+        hand = Hand(w, kits[w], rng, variation)
         yield compose(hand, rng, ident=f"{seed}-{k}")
         k += 1
 
@@ -559,10 +653,14 @@ def main():
     ap.add_argument("-n", type=int, default=24)
     ap.add_argument("--split", choices=["train", "val"], default="val")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--hygiene", action="store_true", help="print what the data hygiene rules drop")
+    ap.add_argument("--variation", type=float, default=0.0, help="writer-like variants (training uses 0.15)")
     args = ap.parse_args()
+    if args.hygiene:
+        return hygiene_report()
     kits = load_kits()
     names = writers(kits, args.split == "val")
-    stream = expression_stream(kits, names, args.seed)
+    stream = expression_stream(kits, names, args.seed, args.variation)
     exprs = [next(stream) for _ in range(args.n)]
     if args.png:
         from render import render

@@ -1,6 +1,6 @@
 """Snapshot and export of a math checkpoint.
 
-    python3 tools/recognition/math/export_math.py --ckpt /work/state/quire-math/ckpt.pt \
+    python3 tools/recognition/math/export_math.py --ckpt /work/state/quire-math/ckpt.pt [more.pt ...] \
         [--snapshot tools/recognition/checkpoints/math.pt] [--log /work/state/quire-math/log.tsv] \
         [--out Resources/recognition/quire-math.bin]
 
@@ -29,16 +29,24 @@ import symbols as S  # noqa: E402
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--ckpt", default="/work/state/quire-math/ckpt.pt")
+    ap.add_argument("--ckpt", nargs="+", default=["/work/state/quire-math/ckpt.pt"],
+                    help="one checkpoint, or several of one run whose weights are averaged (the last gives "
+                         "step and history): the mean of checkpoints a few thousand steps apart reads "
+                         "validation expressions better than any one of them (docs/MATH-MODEL.md)")
     ap.add_argument("--snapshot")
     ap.add_argument("--log")
     ap.add_argument("--out")
     ap.add_argument("--recipe", default="OMP_NUM_THREADS=1 python3 tools/recognition/math/train_math.py "
                     "--run /work/state/quire-math --seed 1")
     args = ap.parse_args()
-    ck = torch.load(args.ckpt, map_location="cpu", weights_only=False)
-    if ck.get("alphabet") != S.CHARSET:
-        raise SystemExit(f"{args.ckpt} is not a checkpoint of this math alphabet")
+    cks = [torch.load(p, map_location="cpu", weights_only=False) for p in args.ckpt]
+    for p, c in zip(args.ckpt, cks):
+        if c.get("alphabet") != S.CHARSET:
+            raise SystemExit(f"{p} is not a checkpoint of this math alphabet")
+    ck = dict(cks[-1])
+    if len(cks) > 1:
+        ck["model"] = {k: sum(c["model"][k].float() for c in cks) / len(cks) for k in ck["model"]}
+        ck["history"] = list(ck.get("history", [])) + [{"averaged_steps": [c["step"] for c in cks]}]
     if args.snapshot:
         small = {k: v for k, v in ck.items() if k != "optimizer"}
         small["model"] = {k: v.half() for k, v in ck["model"].items()}

@@ -35,6 +35,7 @@ import compose  # noqa: E402
 import data  # noqa: E402
 import recognize as R  # noqa: E402
 import segment  # noqa: E402
+import strokes as sm  # noqa: E402
 import symbols as S  # noqa: E402
 
 torch.set_num_threads(1)
@@ -44,12 +45,13 @@ LOG_COLUMNS = ["step", "samples", "hours", "samples_per_s", "train_loss", "lr",
 
 
 class MathMixer:
-    def __init__(self, kits, seed, iso_share):
+    def __init__(self, kits, seed, iso_share, variation=0.0):
         self.rng = random.Random(seed)
         np.random.seed(seed % (2 ** 32))
         names = compose.writers(kits, validation=False)
         assert not any(data.is_validation_writer(w) for w in names)
-        self.stream = compose.expression_stream(kits, names, seed)
+        self.stream = compose.expression_stream(kits, names, seed, variation)
+        self.variation = variation
         self.iso = [(lab, st) for w in names for lab, lst in kits[w].items() if lab in S.INDEX and len(lab) == 1
                     for st in lst]
         self.iso_share = iso_share
@@ -75,6 +77,8 @@ class MathMixer:
         while True:
             if self.rng.random() < self.iso_share:
                 lab, st = self.rng.choice(self.iso)
+                if lab in compose.Hand.SPLITTABLE and self.rng.random() < self.variation:
+                    st = sm.split_strokes(st, self.rng)
             else:
                 if not self.queue:
                     self.queue = self.examples_of(next(self.stream))
@@ -143,6 +147,8 @@ def main():
     ap.add_argument("--min-lr", type=float, default=3e-5)
     ap.add_argument("--halve-every", type=float, default=400_000)
     ap.add_argument("--iso", type=float, default=0.15, help="share of isolated characters in the draws")
+    ap.add_argument("--variation", type=float, default=0.15,
+                    help="writer-like variants per glyph (one-stroke '+', digits and letters in more strokes)")
     ap.add_argument("--batch-points", type=int, default=3000)
     ap.add_argument("--max-batch", type=int, default=64)
     ap.add_argument("--pool", type=int, default=256)
@@ -177,7 +183,7 @@ def main():
 
     kits = compose.load_kits()
     val = validation_set(kits, args.val_exprs)
-    mixer = MathMixer(kits, args.seed * 1_000_003 + step, args.iso)
+    mixer = MathMixer(kits, args.seed * 1_000_003 + step, args.iso, args.variation)
     torch.manual_seed(args.seed + step)
     if not os.path.exists(log_path):
         with open(log_path, "w") as f:
