@@ -251,9 +251,11 @@ struct LassoPenWindowTests {
             try pen.penStroke(points: s.map { (ox + 20 * ppmm + ($0.x - cb.x) * ck, oy + top + 65 * ppmm + ($0.y - cb.y) * ck, 0.6) })
         }
         let customBox: Box = (20 * ppmm, top + 65 * ppmm, cb.width * ck, height)
+        // The word read whole: its box spans the ink written. Not "unchanged" as well: under load the
+        // reading of the last stroke can be the only one after it, so it comes marked as changed and
+        // no later bar repeats it.
         _ = try next("the chosen colour's word read whole", BarState.init) { s in
-            !s.words.contains(where: \.changed)
-                && s.words.contains { $0.ink && Self.contains(customBox, $0.center, slack: 2) && $0.box.width >= customBox.width * 0.9 }
+            s.words.contains { $0.ink && Self.contains(customBox, $0.center, slack: 2) && $0.box.width >= customBox.width * 0.9 }
         }
         try shot("pens-ink")
 
