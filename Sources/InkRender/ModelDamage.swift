@@ -130,6 +130,8 @@ final class ModelDamage {
         }
     }
 
+    /// A cheap identity for image bytes (size, head and tail): the renderer's decoded-image cache
+    /// and the damage of a replaced image both key on it.
     static func fingerprint(_ d: Data) -> Int {
         var h = Hasher()
         h.combine(d.count)

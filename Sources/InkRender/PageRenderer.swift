@@ -430,21 +430,13 @@ public final class PageRenderer {
 
     // MARK: images
 
-    private func fingerprint(_ d: Data) -> Int {
-        var h = Hasher()
-        h.combine(d.count)
-        h.combine(d.prefix(256))
-        h.combine(d.suffix(256))
-        return h.finalize()
-    }
-
     /// The decoded image of a block, or the reason there is none.
     func image(for b: BlockData, part: PartModel) -> Result<CairoSurface, QuireError> {
         guard let ref = b.image else { return .failure(QuireError(.imageError, "image block \(b.id) has no image")) }
         guard let data = part.images[ref.entry] else {
             return .failure(QuireError(.imageError, "image data '\(ref.entry)' of block \(b.id) is missing"))
         }
-        let fp = fingerprint(data)
+        let fp = ModelDamage.fingerprint(data)
         if let c = images[ref.entry], c.fingerprint == fp {
             if let s = c.surface { return .success(s) }
             return .failure(c.error ?? QuireError(.imageError, "image '\(ref.entry)' cannot be decoded"))
