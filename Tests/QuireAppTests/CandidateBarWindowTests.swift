@@ -10,24 +10,10 @@ import QuireApp
 @Suite(.serialized)
 struct CandidateBarWindowTests {
     @Test func theBarFollowsInkPushedDownByTheFlow() throws {
-        let tmp = TempDir()
-        let file = tmp.path("notes.iink")
-        let made = try runTool(try quireBinary().path, ["new", file, "--part-type", "Text Document"])
-        try #require(made.exit == .exited(0), "quire new: \(made.output)")
-        let server = try XServer.xorg(width: 1024, height: 768)
-        defer { server.stop() }
-        let home = tmp.url.path
-        let app = try QuireAppProcess.edit(file, server: server, geometry: (1000, 700), environment: [
-            "XDG_STATE_HOME": home + "/state", "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "QUIRE_TRACE": "1",
-        ])
-        defer { if app.isRunning { app.kill() } }
-        let ready = try app.waitForReady(timeout: 60)
-        let x = try XClient(server: server)
-        try x.waitUntilViewable(ready.window)
-        let canvas = try x.geometry(ready.canvas)
-        let (ox, oy) = (Double(canvas.x), Double(canvas.y))
-        let screen = quire_DefaultScreen(x.display)
-        let ppmm = Double(quire_DisplayWidth(x.display, screen)) / Double(quire_DisplayWidthMM(x.display, screen))
+        let w = try EditorWindow.start(geometry: (1000, 700), trace: true)
+        defer { w.stop() }
+        let (server, app, ready, x, ppmm) = (w.server, w.app, w.ready, w.x, w.ppmm)
+        let (ox, oy) = try w.canvasOrigin()
         let pen = try server.connect(.pen)
         var seen = -1
         func bar(_ what: String, _ match: @escaping (BarState) -> Bool) throws -> BarState {

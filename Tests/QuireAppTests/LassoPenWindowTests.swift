@@ -61,25 +61,11 @@ struct LassoPenWindowTests {
     }
 
     @Test func lassoMoveResizeColourAndHighlight() throws {
-        let tmp = TempDir()
-        let file = tmp.path("notes.iink")
-        let made = try runTool(try quireBinary().path, ["new", file, "--part-type", "Text Document"])
-        try #require(made.exit == .exited(0), "quire new: \(made.output)")
-        let server = try XServer.xorg(width: 1024, height: 768)
-        defer { server.stop() }
-        let home = tmp.url.path
-        let app = try QuireAppProcess.edit(file, server: server, geometry: (1000, 700), environment: [
-            "XDG_STATE_HOME": home + "/state", "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "QUIRE_TRACE": "1",
-        ])
-        defer { if app.isRunning { app.kill() } }
-        let ready = try app.waitForReady(timeout: 60)
-        let x = try XClient(server: server)
-        try x.waitUntilViewable(ready.window)
-        let canvas = try x.geometry(ready.canvas)
+        let w = try EditorWindow.start(geometry: (1000, 700), trace: true)
+        defer { w.stop() }
+        let (file, server, app, ready, x, ppmm) = (w.file, w.server, w.app, w.ready, w.x, w.ppmm)
         let topLevel = try x.geometry(ready.window)
-        let (ox, oy) = (Double(canvas.x), Double(canvas.y))
-        let screen = quire_DefaultScreen(x.display)
-        let ppmm = Double(quire_DisplayWidth(x.display, screen)) / Double(quire_DisplayWidthMM(x.display, screen))
+        let (ox, oy) = try w.canvasOrigin()
         // A popup's trace line comes as it is mapped, before its items are all painted.
         func shot(_ name: String) throws { usleep(400_000); shoot(try x.capture(ready.window), name) }
         let pen = try server.connect(.pen)
@@ -296,7 +282,7 @@ struct LassoPenWindowTests {
         #expect(strokes.filter { $0["tool"] as? String == "highlighter" }.count == 1)
         #expect(strokes.filter { $0["color"] as? String == custom }.count == customWord.strokes.count, "strokes in the chosen \(custom)")
         #expect(highlighted.count == 1, "highlighted in JSON: \(highlighted)")
-        let pens = try String(contentsOfFile: home + "/config/quire/pens.json", encoding: .utf8)
+        let pens = try String(contentsOfFile: w.tmp.url.path + "/config/quire/pens.json", encoding: .utf8)
         let kept = try JSONSerialization.jsonObject(with: Data(pens.utf8)) as? [String: Any]
         #expect(kept?["custom"] as? String == custom, "pens.json: \(pens)")
         #expect((kept?["styles"] as? [String: Any])?["pen"].map { "\($0)" }?.contains(custom) == true, "pens.json: \(pens)")
@@ -305,25 +291,11 @@ struct LassoPenWindowTests {
     /// frame dragged a quarter turn clockwise about the selection's centre (the ink's extent
     /// turns: width and height swap about the same centre), and one Ctrl+Z puts it back.
     @Test func lassoRotateByTheHandleAndUndo() throws {
-        let tmp = TempDir()
-        let file = tmp.path("notes.iink")
-        let made = try runTool(try quireBinary().path, ["new", file, "--part-type", "Text Document"])
-        try #require(made.exit == .exited(0), "quire new: \(made.output)")
-        let server = try XServer.xorg(width: 1024, height: 768)
-        defer { server.stop() }
-        let home = tmp.url.path
-        let app = try QuireAppProcess.edit(file, server: server, geometry: (1000, 700), environment: [
-            "XDG_STATE_HOME": home + "/state", "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "QUIRE_TRACE": "1",
-        ])
-        defer { if app.isRunning { app.kill() } }
-        let ready = try app.waitForReady(timeout: 60)
-        let x = try XClient(server: server)
-        try x.waitUntilViewable(ready.window)
-        let canvas = try x.geometry(ready.canvas)
+        let w = try EditorWindow.start(geometry: (1000, 700), trace: true)
+        defer { w.stop() }
+        let (server, app, ready, x, ppmm) = (w.server, w.app, w.ready, w.x, w.ppmm)
         let topLevel = try x.geometry(ready.window)
-        let (ox, oy) = (Double(canvas.x), Double(canvas.y))
-        let screen = quire_DefaultScreen(x.display)
-        let ppmm = Double(quire_DisplayWidth(x.display, screen)) / Double(quire_DisplayWidthMM(x.display, screen))
+        let (ox, oy) = try w.canvasOrigin()
         let pen = try server.connect(.pen)
         let keyboard = try server.connect(.keyboard)
         var seen = -1

@@ -12,22 +12,9 @@ import Testing
 @Suite(.serialized)
 struct MathEditWindowTests {
     @Test func scratchOneTypesetSymbolAndWriteIntoIt() throws {
-        let tmp = TempDir()
-        let file = tmp.path("notes.iink")
-        let made = try runTool(try quireBinary().path, ["new", file, "--part-type", "Text Document"])
-        try #require(made.exit == .exited(0), "quire new: \(made.output)")
-        let server = try XServer.xorg(width: 1024, height: 768)
-        defer { server.stop() }
-        let home = tmp.url.path
-        let app = try QuireAppProcess.edit(file, server: server, geometry: (900, 560), environment: [
-            "XDG_STATE_HOME": home + "/state", "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data",
-        ])
-        defer { if app.isRunning { app.kill() } }
-        let ready = try app.waitForReady(timeout: 60)
-        let x = try XClient(server: server)
-        try x.waitUntilViewable(ready.window)
-        let screen = quire_DefaultScreen(x.display)
-        let ppmm = Double(quire_DisplayWidth(x.display, screen)) / Double(quire_DisplayWidthMM(x.display, screen))
+        let w = try EditorWindow.start(geometry: (900, 560))
+        defer { w.stop() }
+        let (file, server, app, ready, x, ppmm) = (w.file, w.server, w.app, w.ready, w.x, w.ppmm)
         let pen = try server.connect(.pen)
         let layout = ToolbarLayout(kiosk: false, scale: ready.scale, width: Double(ready.width))
         func screenPoint(_ mmX: Double, _ mmY: Double) -> (x: Double, y: Double) { (Double(ready.x) + mmX * ppmm, Double(ready.y) + mmY * ppmm) }
