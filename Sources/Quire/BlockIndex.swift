@@ -29,7 +29,7 @@ final class BlockIndex {
     /// False when the tree cannot be indexed (an id twice among the root's children, a box not
     /// finite): callers then go through every child, as the flow is defined.
     private(set) var usable = false
-    /// Children whose entry changed (or that came or went) since `takeTouched`.
+    /// Blocks set or removed (children or not) since `takeTouched`.
     private var touched = Set<String>()
     /// True when the index was read afresh since `takeTouched`: what changed before is unknown.
     private var rebuilt = true
@@ -97,6 +97,19 @@ final class BlockIndex {
         return best?.id
     }
 
+    /// The entries whose box intersects `r`, in the root's order. Only while `usable`.
+    func intersecting(_ r: Rect) -> [Entry] {
+        var out: [Entry] = []
+        // A box meeting r starts above its bottom and at most its height above its top.
+        let end = lowerBound(r.maxY)
+        var i = lowerBound(r.y - maxHeight - 1)
+        while i < end {
+            if entries[i].box.intersects(r) { out.append(entries[i]) }
+            i += 1
+        }
+        return out.sorted { $0.rank < $1.rank }
+    }
+
     // MARK: keeping it in step
 
     private func rebuild(_ m: PartModel) {
@@ -148,6 +161,9 @@ final class BlockIndex {
 
     /// Re-reads child `id` (or its absence); false when it cannot be indexed.
     private func refresh(_ id: String, _ m: PartModel) -> Bool {
+        // Touched even when it is back where the index had it: in between, a flow may have moved
+        // it and an undo put it back, and the flow must compare it with where it left it.
+        touched.insert(id)
         let old = indexed[id]
         var new: Entry?
         if let rank = ranks[id], let b = m.blocks[id] {
@@ -161,7 +177,6 @@ final class BlockIndex {
             maxHeight = max(maxHeight, new.box.height)
         }
         indexed[id] = new
-        touched.insert(id)
         return true
     }
 }
