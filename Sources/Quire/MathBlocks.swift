@@ -38,7 +38,7 @@ enum MathBlocks {
             var entry = Entry(node: node, x: line.x, baseline: line.baseline, size: line.size, converted: line)
             let written = ink.indices.filter { owners[$0] == i }.map { ink[$0] }
             if let t = typeset[i], !written.isEmpty {
-                node = MathEditing.parse(t.glyphs, ink: written.flatMap(\.symbols))
+                node = MathEditing.parse(t.visible, ink: written.flatMap(\.symbols))
                 let all = written.reduce(MathBox(x: t.box.x, y: t.box.y, width: t.box.width, height: t.box.height)) { $0.union($1.box) }
                 entry = Entry(node: node, x: min(line.x, all.x), baseline: line.baseline, size: line.size, converted: line,
                               inkBox: all, ink: written)
@@ -93,7 +93,9 @@ enum MathBlocks {
     static func converted(_ b: BlockData, options: MathSolverOptions, metrics: FontMetricsProvider?) -> BlockData {
         var lines: [TypesetMath.Line] = []
         for e in entries(b, metrics: metrics) {
-            if let line = e.converted {
+            if var line = e.converted {
+                // Places kept open by a scratch-out close up now.
+                line.scratched = nil
                 if e.ink.isEmpty { lines.append(line) } else if e.node != .row([]) {
                     lines.append(TypesetMath.Line(latex: e.node.latex, x: e.x, baseline: line.baseline, size: line.size))
                 }
@@ -131,8 +133,8 @@ enum MathBlocks {
     static func typesetBoxes(_ b: BlockData, metrics: FontMetricsProvider) -> [(index: Int, box: Rect)] {
         guard let tm = TypesetMath.decode(b.properties) else { return [] }
         return tm.lines.enumerated().compactMap { i, line in
-            guard !line.latex.isEmpty, line.size.isFinite, line.size > 0, let node = try? MathNode.parse(latex: line.latex) else { return nil }
-            let l = MathTypesetter(font: FontSpec(size: line.size), metrics: metrics).layout(node)
+            guard !line.latex.isEmpty, line.size.isFinite, line.size > 0,
+                  let l = MathTypesetter(font: FontSpec(size: line.size), metrics: metrics).source(of: line)?.layout else { return nil }
             return (i, Rect(x: line.x, y: line.baseline - l.ascent, width: l.width, height: l.height))
         }
     }
@@ -146,9 +148,10 @@ enum MathBlocks {
             switch edits[i] {
             case nil: return line
             case .remove: return nil
-            case .replace(let latex):
+            case .replace(let latex, let scratched):
                 var l = line
                 l.latex = latex
+                l.scratched = scratched
                 return l
             }
         }
