@@ -19,6 +19,8 @@ enum MathBlocks {
         var inkBox: MathBox?
         /// Ink read together with a typeset line (`MathEditing`): `node` is what both make.
         var ink: [MathExpression] = []
+        /// That line's typeset symbols (those a scratch-out left), with which the ink is read.
+        var glyphs: [MathGlyph] = []
     }
 
     /// The expressions of a block, top to bottom: typeset lines and recognized ink. Ink written
@@ -41,7 +43,7 @@ enum MathBlocks {
                 node = MathEditing.parse(t.visible, ink: written.flatMap(\.symbols))
                 let all = written.reduce(MathBox(x: t.box.x, y: t.box.y, width: t.box.width, height: t.box.height)) { $0.union($1.box) }
                 entry = Entry(node: node, x: min(line.x, all.x), baseline: line.baseline, size: line.size, converted: line,
-                              inkBox: all, ink: written)
+                              inkBox: all, ink: written, glyphs: t.visible)
             }
             out.append(entry)
         }

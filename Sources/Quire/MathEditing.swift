@@ -56,6 +56,27 @@ enum MathEditing {
         return MathParser.parse(input)
     }
 
+    /// The n best readings of typeset glyphs and ink symbols together, best first: the reading
+    /// of the chosen classes, then each ink symbol read as one of its other candidates (typeset
+    /// symbols are certain), scored by the chosen classes' log-probabilities with that one
+    /// swapped. Readings that give the same LaTeX count once.
+    static func candidates(_ glyphs: [MathGlyph], ink: [MathSymbol], limit: Int = 5) -> [(node: MathNode, score: Double)] {
+        func chosen(_ s: MathSymbol) -> Double { s.candidates.first { $0.label == s.label }?.score ?? 0 }
+        let base = ink.reduce(0.0) { $0 + chosen($1) }
+        var options: [(node: MathNode, score: Double)] = [(parse(glyphs, ink: ink), base)]
+        for (k, s) in ink.enumerated() {
+            for c in s.candidates where c.label != s.label && c.label.count == 1 {
+                var swapped = ink
+                swapped[k].label = c.label
+                options.append((parse(glyphs, ink: swapped), base - chosen(s) + c.score))
+            }
+        }
+        // The reading shown stays first (a chosen class may be a runner-up its context preferred).
+        var seen = Set<String>()
+        let rest = options.dropFirst().enumerated().sorted { ($0.element.score, -$0.offset) > ($1.element.score, -$1.offset) }.map(\.element)
+        return ([options[0]] + rest).filter { seen.insert($0.node.latex).inserted }.prefix(limit).map { $0 }
+    }
+
     // MARK: - Scratch-out
 
     /// The glyphs a scratch-out over `area` removes. A glyph goes when the scratch covers half of

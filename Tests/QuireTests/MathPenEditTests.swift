@@ -134,6 +134,32 @@ import Testing
         #expect(try s.glyphs().visible.first { $0.symbol == "=" }?.box.x == before.first { $0.symbol == "=" }?.box.x, "and the gap")
     }
 
+    /// The JSON export of ink read with typeset symbols carries the symbols of both (which is
+    /// which), the ink's candidates, box and strokes, and the n-best of the whole.
+    @Test func jsonOfInkWrittenIntoTypesetMathHasBothSymbols() throws {
+        let s = try Self.converted12plus7()
+        let seven = try #require(try s.glyphs().visible.first { $0.symbol == "7" })
+        try s.scratch(seven.box.insetBy(dx: -0.3, dy: -0.3))
+        try s.write(try #require(Self.calc.first), symbols: [1], at: Point(x: seven.box.x, y: seven.box.y), height: seven.box.height)
+        let json = try JSONValue.parse(Data(try s.editor.export(nil, mimeType: .json).utf8), what: "export")
+        let e = try #require(json["math"]?["expressions"]?.arrayValue?.first)
+        #expect(e["latex"]?.stringValue == "12+2=" && e["result"]?.stringValue == "14" && e["converted"]?.boolValue == true)
+        let symbols = try #require(e["symbols"]?.arrayValue)
+        #expect(symbols.compactMap { $0["label"]?.stringValue } == ["1", "2", "+", "2", "="], "left to right")
+        #expect(symbols.compactMap { $0["source"]?.stringValue } == ["typeset", "typeset", "typeset", "ink", "typeset"])
+        let ink = symbols[3]
+        let strokeIds = Set(s.editor.part?.model.strokes.keys.map { $0 } ?? [])
+        let inkIds = ink["strokeIds"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(!inkIds.isEmpty && Set(inkIds) == strokeIds, "the ink symbol names its strokes")
+        #expect((ink["candidates"]?.arrayValue?.count ?? 0) > 1 && ink["candidates"]?.arrayValue?.first?["label"]?.stringValue == "2")
+        #expect((ink["box"]?["x"]?.doubleValue ?? 0) > seven.box.x - 1, "its box where it was written")
+        #expect(symbols[4]["strokeIds"]?.arrayValue?.isEmpty == true && symbols[4]["candidates"]?.arrayValue?.count == 1)
+        let candidates = try #require(e["candidates"]?.arrayValue?.compactMap { $0["latex"]?.stringValue })
+        #expect(candidates.first == "12+2=" && candidates.count > 1 && candidates.allSatisfy { $0.hasPrefix("12+") && $0.hasSuffix("=") },
+                "the n-best of the whole: \(candidates)")
+        #expect(e["box"]?["width"]?.doubleValue != nil)
+    }
+
     /// The place kept open is drawn as an outlined slot; a convert with nothing written closes it
     /// up (one undo step), and a second scratch-out keeps both places open.
     @Test func scratchedPlacesCloseUpOnConvert() throws {
