@@ -122,4 +122,18 @@ extension Editor {
             MathBlocks.solved(mb, options: mathSolverOptions, metrics: fontMetricsProvider).map { MathLine(node: $0.entry.node, solution: $0.solution, converted: $0.entry.converted != nil) }
         }
     }
+
+    /// What a Math block's ink reads when `reading` is its recognition (a fresh one, as `quire
+    /// recognize` makes): each expression of ink, top to bottom, ink written into typeset math
+    /// read with it (a typeset `12+` and a handwritten `2=` give `12+2=`). Typeset math with no
+    /// ink in it is left out.
+    public func mathLines(_ block: ContentBlock, reading: MathRecognitionResult) throws -> [MathLine] {
+        let (_, b) = try exportTarget(block)
+        guard b.kind == .math else { return [] }
+        var nb = b
+        nb.properties[MathBlockResult.propertyKey] = try MathBlockResult.encode(reading)
+        return MathBlocks.solved(nb, options: mathSolverOptions, metrics: fontMetricsProvider)
+            .filter { $0.entry.converted == nil || !$0.entry.ink.isEmpty }
+            .map { MathLine(node: $0.entry.node, solution: $0.solution, converted: $0.entry.converted != nil) }
+    }
 }

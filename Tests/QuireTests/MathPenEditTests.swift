@@ -16,11 +16,13 @@ import Testing
     struct Session {
         let dir = TempDir()
         let editor: Editor
+        let package: ContentPackage
         let metrics = CairoFontMetrics()
 
         init() throws {
             let url = try #require(MathRecognizerAdapter.defaultWeightsURL())
             let pkg = try Engine().createPackage(dir.path("math.iink"))
+            package = pkg
             editor = try Engine().createEditor(fontMetricsProvider: metrics)
             try editor.setViewSize(width: 1000, height: 700)
             editor.register(MathRecognizerAdapter(modelURL: url))
@@ -158,6 +160,25 @@ import Testing
         #expect(candidates.first == "12+2=" && candidates.count > 1 && candidates.allSatisfy { $0.hasPrefix("12+") && $0.hasSuffix("=") },
                 "the n-best of the whole: \(candidates)")
         #expect(e["box"]?["width"]?.doubleValue != nil)
+    }
+
+    /// `quire recognize` of the saved package reads the ink with the typeset math it is written
+    /// into, as the editor does (it printed the ink alone: `2`).
+    @Test func recognizeReadsInkWithTheTypesetLine() throws {
+        let s = try Self.converted12plus7()
+        let seven = try #require(try s.glyphs().visible.first { $0.symbol == "7" })
+        try s.scratch(seven.box.insetBy(dx: -0.3, dy: -0.3))
+        try s.write(try #require(Self.calc.first), symbols: [1], at: Point(x: seven.box.x, y: seven.box.y), height: seven.box.height)
+        #expect(s.latex == "12+2=14")
+        try s.package.save()
+        s.package.close()
+        let r = try runQuire(["recognize", s.dir.path("math.iink")])
+        #expect(r.status == 0 && r.out.trimmingCharacters(in: .whitespacesAndNewlines) == "12+2=", "\(r.out) \(r.err)")
+        let j = try runQuire(["recognize", s.dir.path("math.iink"), "--json"])
+        let json = try JSONValue.parse(Data(j.out.utf8), what: "recognize")
+        let block = json["parts"]?.arrayValue?.first?["blocks"]?.arrayValue?.first
+        #expect(block?["latex"]?.stringValue == "12+2=")
+        #expect(block?["expressions"]?.arrayValue?.first?["latex"]?.stringValue == "2", "the ink alone, with its symbols")
     }
 
     /// The place kept open is drawn as an outlined slot; a convert with nothing written closes it
