@@ -124,6 +124,8 @@ import Testing
         let line = try #require(s.lines.first)
         try s.write(try #require(Self.calc.first), symbols: [1], at: Point(x: seven.box.x, y: seven.box.y), height: seven.box.height)
         #expect(s.latex == "12+2=14", "the ink is read with the typeset symbols and solved")
+        let offers = s.editor.mathClipboardOffers(try #require(s.editor.rootBlock))
+        #expect(offers["application/x-latex"].map { String(decoding: $0, as: UTF8.self) } == "12+2=14", "copy as LaTeX")
         #expect(s.lines.first?.latex == "12+=", "the typeset line waits for the next convert")
         #expect(s.lines.contains { $0.latex.isEmpty && $0.result == "14" }, "the result shows right of the ink")
         try s.convert()
