@@ -74,6 +74,17 @@ struct MathEditWindowTests {
         #expect(line.latex == "12+=", "the scratch-out took the 7 only")
         #expect(glyphs.first { $0.symbol == "=" }?.box == eqBefore, "its place stays open: the = does not move")
         shot("math-edit-scratched")
+        // Undo brings the 7 back, redo takes it again with its place kept.
+        x.focus(ready.window)
+        try x.keyChord("ctrl+z")
+        usleep(500_000)
+        (line, _) = try savedLine()
+        #expect(line.latex == "12+7=" && line.result == "19" && line.scratched == nil, "undo")
+        x.focus(ready.window)
+        try x.keyChord("ctrl+y")
+        usleep(500_000)
+        (line, glyphs) = try savedLine()
+        #expect(line.latex == "12+=" && glyphs.first { $0.symbol == "=" }?.box == eqBefore, "redo")
         // The same writer's 2 (the second symbol of the sample: stroke 1) in the 7's place, as tall.
         let two = strokes[1], top = two.map(\.y).min() ?? 0, bottom = two.map(\.y).max() ?? 0, left = two.map(\.x).min() ?? 0
         let k = (seven.height - 0.6) / max(bottom - top, 0.1)
