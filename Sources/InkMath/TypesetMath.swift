@@ -37,7 +37,9 @@ public struct TypesetMath: Codable, Sendable, Hashable {
     public struct Scratched: Codable, Sendable, Hashable {
         public var latex: String
         public var glyphs: [Int]
-        public init(latex: String, glyphs: [Int]) { self.latex = latex; self.glyphs = glyphs }
+        /// Those of `glyphs` whose place ink has been written into: their outline is not drawn.
+        public var filled: [Int]?
+        public init(latex: String, glyphs: [Int], filled: [Int]? = nil) { self.latex = latex; self.glyphs = glyphs; self.filled = filled }
     }
 
     public var lines: [Line]

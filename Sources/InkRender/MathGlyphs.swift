@@ -89,14 +89,14 @@ extension MathTypesetter {
     /// A typeset line's expression as drawn: the symbols left by a scratch-out where they were,
     /// each removed symbol's place open and outlined (`hiding`).
     public func drawn(_ line: TypesetMath.Line) -> MathLayout? {
-        source(of: line).map { hiding($0.hidden, in: $0.layout) }
+        source(of: line).map { hiding($0.hidden, in: $0.layout, filled: Set(line.scratched?.filled ?? [])) }
     }
 
     /// `l` without the glyphs `hidden` (indices in `l.glyphs`): their marks undrawn (a character
     /// of a longer run cut out of it, the rest of the run where it was), their place kept (the
     /// layout's extent does not change) and outlined as a slot to write into, one per group of
-    /// neighbouring symbols. The glyphs left keep their boxes.
-    public func hiding(_ hidden: Set<Int>, in l: MathLayout) -> MathLayout {
+    /// neighbouring symbols, unless ink fills it (`filled`). The glyphs left keep their boxes.
+    public func hiding(_ hidden: Set<Int>, in l: MathLayout, filled: Set<Int> = []) -> MathLayout {
         let gone = hidden.filter { l.glyphs.indices.contains($0) }
         guard !gone.isEmpty else { return l }
         var dropMarks = Set<Int>(), dropChars: [Int: Set<Int>] = [:]
@@ -142,7 +142,7 @@ extension MathTypesetter {
         for k in out.glyphs.indices { out.glyphs[k].holds = out.glyphs[k].holds.compactMap { index[$0] } }
         // The slots: hidden symbols side by side (within a quarter em) make one.
         var slots: [Rect] = []
-        for r in gone.map({ l.glyphs[$0] }).filter({ $0.kind == .symbol }).map(\.box).sorted(by: { $0.x < $1.x }) {
+        for r in gone.subtracting(filled).map({ l.glyphs[$0] }).filter({ $0.kind == .symbol }).map(\.box).sorted(by: { $0.x < $1.x }) {
             if let last = slots.last, r.x <= last.maxX + 0.25 * font.size { slots[slots.count - 1] = last.union(r) } else { slots.append(r) }
         }
         let pad = 0.06 * font.size, w = max(0.06 * font.size, 0.05) * 0.4

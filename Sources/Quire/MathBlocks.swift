@@ -67,15 +67,17 @@ enum MathBlocks {
             let result = s.result?.latex, diagnostic = s.diagnostic?.message
             if var line = e.converted, let box = e.inkBox {
                 // Ink written into it: the line stays as typeset until the next convert, the
-                // result of both goes right of the ink.
+                // result of both goes right of the ink; places the ink fills lose their outline.
                 line.result = nil
                 line.diagnostic = nil
+                if let metrics, let t = MathEditing.typeset(line, metrics: metrics) { line.scratched?.filled = MathEditing.filled(t, by: e.ink) }
                 lines.append(line)
                 if result != nil || diagnostic != nil {
                     lines.append(TypesetMath.Line(latex: "", result: result, diagnostic: diagnostic,
                                                   x: box.maxX + 0.35 * e.size, baseline: e.baseline, size: e.size))
                 }
             } else if var line = e.converted {
+                line.scratched?.filled = nil
                 line.result = result
                 line.diagnostic = diagnostic
                 lines.append(line)

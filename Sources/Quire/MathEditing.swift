@@ -141,6 +141,13 @@ enum MathEditing {
 
     // MARK: - Ink written into typeset math
 
+    /// The scratched-out glyphs of a line whose place the ink's symbols overlap (nil: none).
+    static func filled(_ t: Typeset, by ink: [MathExpression]) -> [Int]? {
+        let boxes = ink.flatMap(\.symbols).map { Rect(x: $0.box.x, y: $0.box.y, width: $0.box.width, height: $0.box.height) }
+        let out = t.hidden.filter { i in boxes.contains { $0.intersects(t.glyphs[i].box) } }.sorted()
+        return out.isEmpty ? nil : out
+    }
+
     /// Does ink with this box belong to a typeset line: inside its box or touching it (within a
     /// third of its size above or below, within one size left or right)?
     static func touches(_ ink: MathBox, _ t: Typeset) -> Bool {
