@@ -124,13 +124,44 @@ public final class PartModel {
 
     public func setBlock(_ b: BlockData) {
         blocks[b.id] = b
+        logBlock(b.id)
         revision &+= 1
     }
 
     @discardableResult public func removeBlock(id: String) -> BlockData? {
         guard id != rootId, let b = blocks.removeValue(forKey: id) else { return nil }
+        logBlock(id)
         revision &+= 1
         return b
+    }
+
+    // MARK: the block log
+
+    /// Ids of blocks set or removed since `blockLogStart`, oldest first (an id may repeat): what
+    /// lets an observer (the editor's block flow and index) follow the block tree without
+    /// comparing every block on every pen-up. Only the latest entries are kept.
+    private var blockLog: [String] = []
+    /// How many entries were dropped from the front of `blockLog`.
+    private var blockLogStart = 0
+    /// Entries kept: an observer further behind reads the whole tree again.
+    private static let blockLogLimit = 4096
+
+    /// The position after the last logged change: pass it to `blockChanges(since:)` later.
+    public var blockLogEnd: Int { blockLogStart + blockLog.count }
+
+    /// Ids of the blocks set or removed since position `cursor` of the log (each as often as it
+    /// changed), or nil when those entries were dropped (or `cursor` is not of this part's log).
+    public func blockChanges(since cursor: Int) -> ArraySlice<String>? {
+        guard cursor >= blockLogStart, cursor <= blockLogEnd else { return nil }
+        return blockLog[(cursor - blockLogStart)...]
+    }
+
+    private func logBlock(_ id: String) {
+        if blockLog.count >= 2 * Self.blockLogLimit {
+            blockLog.removeFirst(Self.blockLogLimit)
+            blockLogStart += Self.blockLogLimit
+        }
+        blockLog.append(id)
     }
 
     public func setImage(_ data: Data?, entry: String) {

@@ -6,25 +6,124 @@ import InkModel
 final class BlockFlow {
     /// Boxes of the root's children as the last flow left them.
     private var boxes: [String: Rect] = [:]
+    /// The root's children sorted by position, following the model's block log.
+    let index = BlockIndex()
     /// While true (an import), blocks are not flowed after each change but once at the end: ink
     /// written above existing blocks pushes all of them down, so flowing after each of n
     /// imported strokes moved O(n) blocks each time, and every move was kept for undo (4,000
     /// stacked marks took minutes and gigabytes; found by tools/fuzz, InkML case 4427).
     var held = false
+    /// How many blocks the last flow looked at (the bench and tests check it stays small).
+    private(set) var lastExamined = 0
 
-    /// Places `blocks` (the root's children, in its order) with `gap` between them: a block keeps
-    /// its place unless a block above it now covers it. Returns the changes that move blocks, and
-    /// the ids of those that moved, in reading order.
+    /// Places the root's children of `m` with `gap` between them: a block keeps its place unless
+    /// a block above it now covers it. Returns the changes that move blocks, and the blocks that
+    /// moved, in reading order (sorted by top, then left, then their order among the children).
     ///
     /// Incremental: the boxes the previous flow left did not overlap, so a block whose box is
     /// unchanged since can only collide with blocks that changed or moved, and it is checked
-    /// against those alone unless it has to move. The result is the same as placing every block
-    /// against every earlier one (`FlowTests` checks this), but a pen-up costs a sort of the
-    /// blocks plus the blocks that actually move, and a moved block's ink moves as one record.
-    func place(_ blocks: [BlockData], gap: Double) -> (changes: [Change], moved: [BlockData]) {
+    /// against those alone unless it has to move. The model's block log says which blocks
+    /// changed and `BlockIndex` finds the blocks near them, so a pen-up costs the blocks that
+    /// changed or moved and those beside them, whatever the page holds. The result is that of
+    /// `placeAll` (`FlowTests` checks it after every step of random edits).
+    func place(model m: PartModel, gap: Double) -> (changes: [Change], moved: [BlockData]) {
+        index.sync(m)
+        guard index.usable, let touched = index.takeTouched() else {
+            return placeAll(m.root.childIds.compactMap { m.blocks[$0] }, gap: gap)
+        }
+        // Children that came, went or changed since the last flow; the others are where it left them.
+        var changed: [(position: Int, entry: BlockIndex.Entry)] = []
+        for id in touched {
+            if let e = index.entry(id) {
+                if boxes[id] != e.box { changed.append((index.position(of: e), e)) }
+            } else {
+                boxes[id] = nil
+            }
+        }
+        lastExamined = touched.count
+        guard !changed.isEmpty else { return ([], []) }
+        // Most of the page changed (an import flowed once at its end): every block is checked
+        // against the others either way, and the plain loop does it with less bookkeeping.
+        if changed.count * 4 > index.entries.count {
+            return placeAll(m.root.childIds.compactMap { m.blocks[$0] }, gap: gap)
+        }
+        changed.sort { $0.position < $1.position }
+        let entries = index.entries
+        // Boxes placed in this flow that changed or moved, in reading order, and the lowest bottom
+        // among them: a block starting below that can no longer collide with any of them.
+        var placedChanged: [(position: Int, box: Rect)] = []
+        var horizon = -Double.infinity
+        var changes: [Change] = []
+        var moved: [BlockData] = []
+        var next = 0, i = changed[0].position
+        while i < entries.count {
+            let e = entries[i]
+            let isChanged = next < changed.count && changed[next].position == i
+            if isChanged { next += 1 }
+            if !isChanged && !(e.box.y < horizon) {
+                guard next < changed.count else { break }
+                i = changed[next].position
+                continue
+            }
+            lastExamined += 1
+            var box = e.box
+            if isChanged || placedChanged.contains(where: { $0.box.intersects(box) }) {
+                let above = blocksAbove(i, box: box, entries: entries, placedChanged: placedChanged)
+                var moving = true
+                while moving {
+                    moving = false
+                    for r in above where r.intersects(box) {
+                        box.y = r.maxY + gap
+                        moving = true
+                    }
+                }
+            }
+            if box != e.box, let b = m.blocks[e.id] {
+                changes += Editor.moveChanges(b, to: box)
+                moved.append(b)
+            }
+            if isChanged || box != e.box {
+                placedChanged.append((i, box))
+                horizon = max(horizon, box.maxY)
+                boxes[e.id] = box
+            }
+            i += 1
+        }
+        return (changes, moved)
+    }
+
+    /// The boxes placed before position `i` in this flow that a block starting at `box` could
+    /// meet on its way down, in reading order: those that changed or moved (`placedChanged`),
+    /// and the unchanged ones reaching below its top (it only moves down, and every box is at
+    /// most `index.maxHeight` tall). The others never intersect it, so pushing it past these
+    /// alone lands it where pushing it past every earlier block would.
+    private func blocksAbove(_ i: Int, box: Rect, entries: [BlockIndex.Entry],
+                             placedChanged: [(position: Int, box: Rect)]) -> [Rect] {
+        var out: [Rect] = []
+        var k = 0
+        var j = index.lowerBound(box.y - index.maxHeight - 1)
+        lastExamined += i - j
+        while j < i {
+            while k < placedChanged.count, placedChanged[k].position < j { out.append(placedChanged[k].box); k += 1 }
+            if k < placedChanged.count, placedChanged[k].position == j {
+                out.append(placedChanged[k].box); k += 1
+            } else if entries[j].box.maxY > box.y {
+                out.append(entries[j].box)
+            }
+            j += 1
+        }
+        while k < placedChanged.count { out.append(placedChanged[k].box); k += 1 }
+        return out
+    }
+
+    /// The flow as defined: every block in reading order, each checked against every block
+    /// placed before it unless neither it nor any changed block near it changed. Used when the
+    /// index cannot say what changed (the first flow of a part, a tree rewritten at once).
+    func placeAll(_ blocks: [BlockData], gap: Double) -> (changes: [Change], moved: [BlockData]) {
         // Sorted as small keys, not as blocks: sorting the blocks themselves moved ~1,700 large
         // values per pen-up on the page of scripts/bench-latency (a third of the pen-up's time).
         // Ties (same top-left) keep the order of the root's children, so the flow is deterministic.
+        lastExamined = blocks.count
         var order: [(y: Double, x: Double, index: Int)] = []
         order.reserveCapacity(blocks.count)
         for (i, b) in blocks.enumerated() { order.append((b.box.y, b.box.x, i)) }
@@ -63,7 +162,10 @@ final class BlockFlow {
     }
 
     /// Forgets the last flow: the next one places every block against every other.
-    func forget() { boxes.removeAll() }
+    func forget() {
+        boxes.removeAll()
+        index.forget()
+    }
 }
 
 extension Editor {
@@ -72,8 +174,7 @@ extension Editor {
     /// font or page) they are no step of their own.
     func relayout(anchor: String?, model m: PartModel, record: Bool = true) {
         guard !flow.held else { return }
-        let blocks = m.root.childIds.compactMap { m.blocks[$0] }
-        let (moves, moved) = flow.place(blocks, gap: blockSpacing)
+        let (moves, moved) = flow.place(model: m, gap: blockSpacing)
         guard !moves.isEmpty else { return }
         // Moved words are laid out afresh where they land (not just shifted), so that a block's
         // layout is always what laying it out again gives.

@@ -233,8 +233,12 @@ extension Editor {
         return g.isNaN ? 4 : max(0, min(1000, g))
     }
 
-    /// The top-most child block of the root containing a model point.
+    /// The top-most child block of the root containing a model point (found by binary search in
+    /// the flow's index: this runs at every pen-up, on pages of thousands of blocks).
     func topBlock(atModel p: Point, model m: PartModel) -> BlockData? {
+        let index = flow.index
+        index.sync(m)
+        if index.usable { return index.topmost(at: p, margin: 0.5).flatMap { m.blocks[$0] } }
         for id in m.root.childIds.reversed() {
             if let b = m.blocks[id], b.box.insetBy(dx: -0.5, dy: -0.5).contains(p) { return b }
         }

@@ -127,9 +127,13 @@ extension Editor {
     func gestureBlock(_ bbox: Rect, model m: PartModel) -> BlockData? {
         guard m.kind == .textDocument else { return m.root }
         if let b = topBlock(atModel: Point(x: bbox.midX, y: bbox.midY), model: m) { return b }
+        // The blocks it meets, from the flow's index when it has one (topBlock brought it up to
+        // date): a stroke between blocks must not look at every block of a long page.
+        let index = flow.index
+        let met = index.usable ? index.intersecting(bbox).compactMap { m.blocks[$0.id] }
+                               : m.root.childIds.compactMap { m.blocks[$0] }.filter { $0.box.intersects(bbox) }
         var best: (BlockData, Double)?
-        for id in m.root.childIds {
-            guard let b = m.blocks[id], b.box.intersects(bbox) else { continue }
+        for b in met {
             let w = min(b.box.maxX, bbox.maxX) - max(b.box.x, bbox.x), h = min(b.box.maxY, bbox.maxY) - max(b.box.y, bbox.y)
             if best == nil || w * h > best!.1 { best = (b, w * h) }
         }
