@@ -39,6 +39,11 @@ public final class AppWindow: EditorDelegate {
     private var size: (width: Int, height: Int)
     private var mapped = false
     private var announced = false
+    /// Turns of the loop in a row that left the page for input already queued (see `run`).
+    private var pageDeferrals = 0
+    /// At most this many turns in a row: under a stream of other input (a wheel, a hovering pen)
+    /// the page still follows.
+    private static let maxPageDeferrals = 3
     private var quitting = false
     private var exitCode: Int32 = 0
     /// Plays a session recording (`quire replay --window`).
@@ -199,7 +204,15 @@ public final class AppWindow: EditorDelegate {
             // page (the last stroke's tiles, recognition's words) waits for the pen-up, so no
             // point queues behind a tile.
             let inking = view.isInking
-            if !inking { latency.step("page render") { present() } }
+            // Input already queued (right after a pen-up: the next stroke's press and first
+            // points) goes before the page takes in what changed; the loop comes back at once.
+            let deferred = !inking && pageDeferrals < Self.maxPageDeferrals && events.hasPending
+            if deferred {
+                pageDeferrals += 1
+            } else if !inking {
+                pageDeferrals = 0
+                latency.step("page render") { present() }
+            }
             selectionTrace.update(editor, tracer)
             latency.step("toolbar and strip") {
                 paintToolbar()
