@@ -39,11 +39,8 @@ public final class AppWindow: EditorDelegate {
     private var size: (width: Int, height: Int)
     private var mapped = false
     private var announced = false
-    /// Turns of the loop in a row that left the page for input already queued (see `run`).
-    private var pageDeferrals = 0
-    /// At most this many turns in a row: under a stream of other input (a wheel, a hovering pen)
-    /// the page still follows.
-    private static let maxPageDeferrals = 3
+    /// When the loop draws the page (not while inking, input already queued first).
+    private var pacing = PagePacing()
     private var quitting = false
     private var exitCode: Int32 = 0
     /// Plays a session recording (`quire replay --window`).
@@ -206,11 +203,7 @@ public final class AppWindow: EditorDelegate {
             let inking = view.isInking
             // Input already queued (right after a pen-up: the next stroke's press and first
             // points) goes before the page takes in what changed; the loop comes back at once.
-            let deferred = !inking && pageDeferrals < Self.maxPageDeferrals && events.hasPending
-            if deferred {
-                pageDeferrals += 1
-            } else if !inking {
-                pageDeferrals = 0
+            if pacing.rendersPage(inking: inking, inputQueued: { events.hasPending }) {
                 latency.step("page render") { present() }
             }
             selectionTrace.update(editor, tracer)
