@@ -40,6 +40,8 @@ public final class PartModel {
     var nextBlock: Int64 = 1
     /// Bumped on every change; packages compare it to know what is unsaved.
     public private(set) var revision: Int = 0
+    /// What each recent revision changed (see `changes(since:)`).
+    private var journal = ChangeJournal(revision: 0)
 
     public init(id: String, type: String) throws {
         guard let kind = PartType(rawValue: type) else {
@@ -85,12 +87,26 @@ public final class PartModel {
     public func nextSeq() -> Int64 { maxSeq == .max ? .max : maxSeq + 1 }
 
     /// Marks the part changed (metadata edits and similar go through here).
-    public func touch() { revision &+= 1 }
+    public func touch() { record(.other) }
+
+    /// The changes made since the part was at `revision`, oldest first, one per revision (a
+    /// renderer reads them instead of comparing the whole part); nil when `revision` is older than
+    /// the last few thousand changes.
+    public func changes(since revision: Int) -> ArraySlice<PartChange>? {
+        journal.changes(since: revision, now: self.revision)
+    }
+
+    /// Bumps the revision and journals what changed: every mutation ends here.
+    private func record(_ change: PartChange) {
+        revision &+= 1
+        journal.append(change, revision: revision)
+    }
 
     // MARK: primitive mutations (each is undoable by its inverse)
 
     public func insertStroke(_ s: InkStroke) {
-        if let old = rawStrokes[s.id] {
+        let old = rawStrokes[s.id].map { StrokeTable.shifted($0, inkShifts, rootId) }
+        if let old {
             strokeIdsByBlock[old.blockId ?? rootId]?.remove(old.id)
             inkRevisions[old.blockId ?? rootId, default: 0] &+= 1
         }
@@ -101,15 +117,16 @@ public final class PartModel {
         strokeIdsByBlock[s.blockId ?? rootId, default: []].insert(s.id)
         rawInkExtents[s.blockId ?? rootId] = rawInkExtents[s.blockId ?? rootId].map { $0.union(raw.bounds) } ?? raw.bounds
         maxSeq = max(maxSeq, s.seq)
-        revision &+= 1
+        record(.stroke(old: old, new: s))
     }
 
     @discardableResult public func removeStroke(id: String) -> InkStroke? {
         guard let s = rawStrokes.removeValue(forKey: id) else { return nil }
         strokeIdsByBlock[s.blockId ?? rootId]?.remove(id)
         inkRevisions[s.blockId ?? rootId, default: 0] &+= 1
-        revision &+= 1
-        return StrokeTable.shifted(s, inkShifts, rootId)
+        let removed = StrokeTable.shifted(s, inkShifts, rootId)
+        record(.stroke(old: removed, new: nil))
+        return removed
     }
 
     /// Moves every stroke of a block (not its children) by whole 1/100 mm in O(1), whatever the
@@ -119,54 +136,39 @@ public final class PartModel {
         let d = inkShifts[id] ?? (0, 0)
         inkShifts[id] = (d.x &+ qx, d.y &+ qy)
         inkRevisions[id, default: 0] &+= 1
-        revision &+= 1
+        record(.inkMoved(block: id, unitsX: qx, unitsY: qy))
     }
 
     public func setBlock(_ b: BlockData) {
-        blocks[b.id] = b
-        logBlock(b.id)
-        revision &+= 1
+        let old = blocks.updateValue(b, forKey: b.id)
+        record(.block(old: old, new: b))
     }
 
     @discardableResult public func removeBlock(id: String) -> BlockData? {
         guard id != rootId, let b = blocks.removeValue(forKey: id) else { return nil }
-        logBlock(id)
-        revision &+= 1
+        record(.block(old: b, new: nil))
         return b
     }
 
     // MARK: the block log
 
-    /// Ids of blocks set or removed since `blockLogStart`, oldest first (an id may repeat): what
-    /// lets an observer (the editor's block flow and index) follow the block tree without
-    /// comparing every block on every pen-up. Only the latest entries are kept.
-    private var blockLog: [String] = []
-    /// How many entries were dropped from the front of `blockLog`.
-    private var blockLogStart = 0
-    /// Entries kept: an observer further behind reads the whole tree again.
-    private static let blockLogLimit = 4096
+    /// The position after the last change, for `blockChanges(since:)`: the part's revision.
+    public var blockLogEnd: Int { revision }
 
-    /// The position after the last logged change: pass it to `blockChanges(since:)` later.
-    public var blockLogEnd: Int { blockLogStart + blockLog.count }
-
-    /// Ids of the blocks set or removed since position `cursor` of the log (each as often as it
-    /// changed), or nil when those entries were dropped (or `cursor` is not of this part's log).
-    public func blockChanges(since cursor: Int) -> ArraySlice<String>? {
-        guard cursor >= blockLogStart, cursor <= blockLogEnd else { return nil }
-        return blockLog[(cursor - blockLogStart)...]
-    }
-
-    private func logBlock(_ id: String) {
-        if blockLog.count >= 2 * Self.blockLogLimit {
-            blockLog.removeFirst(Self.blockLogLimit)
-            blockLogStart += Self.blockLogLimit
+    /// Ids of the blocks set or removed since `cursor` (a `blockLogEnd`), oldest first and as often
+    /// as each changed, read from the change journal: what lets an observer (the editor's block
+    /// flow and index) follow the block tree without comparing every block on every pen-up. Nil
+    /// when the journal no longer reaches back that far.
+    public func blockChanges(since cursor: Int) -> [String]? {
+        changes(since: cursor)?.compactMap { change in
+            if case let .block(old, new) = change { return (new ?? old)?.id }
+            return nil
         }
-        blockLog.append(id)
     }
 
     public func setImage(_ data: Data?, entry: String) {
         images[entry] = data
-        revision &+= 1
+        record(.image(entry: entry))
     }
 
     /// A rectangle (mm) holding the centre lines of every stroke of a block, or nil if it never had

@@ -87,6 +87,8 @@ public final class CairoRenderer: Renderer, @unchecked Sendable {
 
     /// Tiles held now (for tests).
     var tileCount: Int { lock.withLock { tiles.count } }
+    /// How the last `render` found what changed in the model (for tests).
+    var damageSource: ModelDamage.Source { lock.withLock { modelDamage.source } }
 
     /// Ink's level of detail on screen, in pixels (`DrawOptions.inkDetail`): a tenth of a pixel.
     /// Settable for comparisons in tests; changing it repaints everything.

@@ -1,11 +1,14 @@
 import Foundation
 import InkModel
 
-/// Where a part's drawing changed since the last look, found by comparing the model with a
-/// snapshot of what was drawn: blocks by value, ink per block by its revision and then stroke by
-/// stroke, images by fingerprint. The window's tiles are invalidated by this alone, so a redraw
-/// asked for without a model change (a view option, a word highlight, `invalidate(nil)`) costs a
-/// copy of cached pixels, and a new stroke dirties only the tiles it touches.
+/// Where a part's drawing changed since the last look. The part's own journal
+/// (`PartModel.changes(since:)`) says which strokes, blocks and images changed, so the cost
+/// follows the change, not the page. Where it cannot (the journal no longer reaches back that
+/// far), the model is compared with a snapshot of what was drawn: blocks by value, ink per block
+/// by its revision and then stroke by stroke, images by fingerprint. The window's tiles are
+/// invalidated by this alone, so a redraw asked for without a model change (a view option, a word
+/// highlight, `invalidate(nil)`) costs a copy of cached pixels, and a new stroke dirties only the
+/// tiles it touches.
 ///
 /// Confined to the thread that owns the model, like `PageRenderer`.
 final class ModelDamage {
@@ -16,6 +19,10 @@ final class ModelDamage {
         /// Anything may differ (another part, a change with no bounded extent).
         case all
     }
+
+    /// How the last change was found (for tests).
+    enum Source: Equatable { case unchanged, journal, diff, fresh }
+    private(set) var source = Source.fresh
 
     private weak var part: PartModel?
     private var revision = -1
@@ -33,9 +40,20 @@ final class ModelDamage {
 
     /// What changed in `part` since the previous call, and takes the new snapshot.
     func changes(_ part: PartModel, renderer: PageRenderer, pressure: Bool) -> Change {
-        if self.part === part, part.revision == revision, self.pressure == pressure, theme == renderer.theme { return .none }
+        if self.part === part, part.revision == revision, self.pressure == pressure, theme == renderer.theme {
+            source = .unchanged
+            return .none
+        }
         let sameBase = self.part === part && self.pressure == pressure && theme == renderer.theme
         var rects: [Rect] = []
+        if sameBase, let list = part.changes(since: revision) {
+            source = .journal
+            let all = journalDamage(list, part, renderer: renderer, pressure: pressure, into: &rects)
+            blocks = part.blocks
+            revision = part.revision
+            return Self.result(all, rects)
+        }
+        source = sameBase ? .diff : .fresh
         var all = !sameBase
         if sameBase {
             all = diffBlocks(part, into: &rects) || all
@@ -48,9 +66,110 @@ final class ModelDamage {
         revision = part.revision
         self.pressure = pressure
         theme = renderer.theme
+        return Self.result(all, rects)
+    }
+
+    private static func result(_ all: Bool, _ rects: [Rect]) -> Change {
         if all { return .all }
         if rects.count > 256 { return .rects([rects.dropFirst().reduce(rects[0]) { $0.union($1) }]) }
         return rects.isEmpty ? .none : .rects(rects)
+    }
+
+    // MARK: the journal
+
+    /// Adds where the journal's changes show (each stroke, block and image named once, as it was
+    /// drawn and as it is now) and brings the snapshot up to date with them; true when a change
+    /// has no bounded extent.
+    private func journalDamage(_ list: ArraySlice<PartChange>, _ part: PartModel, renderer: PageRenderer, pressure: Bool,
+                               into rects: inout [Rect]) -> Bool {
+        func bounds(_ s: InkStroke) -> Rect {
+            renderer.strokeInkBounds(s, width: renderer.theme.width(tool: s.tool, width: s.width), pressure: pressure)
+        }
+        let root = part.rootId
+        // Per block, how far its ink moved so far in this list: a stroke's entry holds it as it
+        // was then, and where it was drawn is that less the moves before it.
+        var shift: [String: (x: Int32, y: Int32)] = [:]
+        var drawnStrokes: [String: InkStroke?] = [:]   // first seen: as drawn (nil: not drawn)
+        var drawnBlocks: [String: BlockData?] = [:]
+        var inkBlocks = Set<String>()
+        var images = Set<String>()
+        for change in list {
+            switch change {
+            case let .stroke(old, new):
+                guard let id = old?.id ?? new?.id else { continue }
+                if drawnStrokes.index(forKey: id) == nil {
+                    drawnStrokes[id] = .some(old.map { s in
+                        guard let d = shift[s.blockId ?? root] else { return s }
+                        var t = s
+                        t.translate(unitsX: 0 &- d.x, unitsY: 0 &- d.y)
+                        return t
+                    })
+                }
+                if let old { inkBlocks.insert(old.blockId ?? root) }
+                if let new { inkBlocks.insert(new.blockId ?? root) }
+            case let .inkMoved(block, x, y):
+                let d = shift[block] ?? (0, 0)
+                shift[block] = (d.x &+ x, d.y &+ y)
+                inkBlocks.insert(block)
+            case let .block(old, new):
+                guard let id = old?.id ?? new?.id else { continue }
+                if drawnBlocks.index(forKey: id) == nil { drawnBlocks[id] = .some(old) }
+            case .image(let entry):
+                images.insert(entry)
+            case .other:
+                break
+            }
+        }
+        var all = false
+        for (id, drawn) in drawnBlocks {
+            let now = part.blocks[id]
+            switch (drawn, now) {
+            case (nil, nil):
+                continue
+            case (nil, let n?):
+                guard let e = Self.extent(n) else { all = true; continue }
+                rects.append(e)
+            case (let o?, nil):
+                guard let e = Self.extent(o) else { all = true; continue }
+                rects.append(e)
+            case (let o?, let n?):
+                if o == n || (Self.sameOrder(o.childIds, n.childIds) && Self.drawnEqual(o, n)) { continue }
+                guard Self.sameOrder(o.childIds, n.childIds), let a = Self.extent(o), let b = Self.extent(n) else { all = true; continue }
+                rects.append(a)
+                rects.append(b)
+            }
+        }
+        let table = part.strokes
+        for (id, drawn) in drawnStrokes {
+            let now = table[id]
+            if drawn == now { continue }
+            if let drawn { rects.append(bounds(drawn)) }
+            if let now { rects.append(bounds(now)) }
+        }
+        // Ink snapshot (for a later comparison) of every block whose ink changed; a block's ink
+        // that moved also shows where its untouched strokes were.
+        for id in inkBlocks {
+            let now = renderer.strokes(part, inBlock: id)
+            ink[id] = now.isEmpty ? nil : (part.inkRevision(ofBlock: id), now)
+            guard let d = shift[id], d.x != 0 || d.y != 0, let first = now.first else { continue }
+            let extent = now.dropFirst().reduce(bounds(first)) { $0.union(bounds($1)) }
+            rects.append(extent)
+            rects.append(extent.offsetBy(dx: -Double(d.x) / InkStroke.unitsPerMillimetre, dy: -Double(d.y) / InkStroke.unitsPerMillimetre))
+        }
+        if !images.isEmpty {
+            var changed = Set<String>()
+            for entry in images {
+                let fp = part.images[entry].map(Self.fingerprint)
+                if imageFingerprints[entry] != fp { changed.insert(entry) }
+                imageFingerprints[entry] = fp
+            }
+            if !changed.isEmpty {
+                for b in part.blocks.values where b.image.map({ changed.contains($0.entry) }) == true && !b.box.isEmpty {
+                    rects.append(b.box)
+                }
+            }
+        }
+        return all
     }
 
     // MARK: blocks

@@ -38,7 +38,7 @@ final class BlockIndex {
     /// or when the log no longer reaches back that far).
     func sync(_ m: PartModel) {
         guard model === m, let log = m.blockChanges(since: cursor) else { return rebuild(m) }
-        guard !log.isEmpty else { return }
+        guard !log.isEmpty else { cursor = m.blockLogEnd; return }
         guard usable else { return rebuild(m) }
         cursor = m.blockLogEnd
         var ids = Set(log)

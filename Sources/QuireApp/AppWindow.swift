@@ -39,6 +39,8 @@ public final class AppWindow: EditorDelegate {
     private var size: (width: Int, height: Int)
     private var mapped = false
     private var announced = false
+    /// When the loop draws the page (not while inking, input already queued first).
+    private var pacing = PagePacing()
     private var quitting = false
     private var exitCode: Int32 = 0
     /// Plays a session recording (`quire replay --window`).
@@ -199,7 +201,11 @@ public final class AppWindow: EditorDelegate {
             // page (the last stroke's tiles, recognition's words) waits for the pen-up, so no
             // point queues behind a tile.
             let inking = view.isInking
-            if !inking { latency.step("page render") { present() } }
+            // Input already queued (right after a pen-up: the next stroke's press and first
+            // points) goes before the page takes in what changed; the loop comes back at once.
+            if pacing.rendersPage(inking: inking, inputQueued: { events.hasPending }) {
+                latency.step("page render") { present() }
+            }
             selectionTrace.update(editor, tracer)
             latency.step("toolbar and strip") {
                 paintToolbar()

@@ -1,5 +1,5 @@
 import Foundation
-import InkModel
+@testable import InkModel
 @testable import InkRender
 import QuireTools
 import Testing
@@ -52,8 +52,11 @@ import Testing
         r.render(part: part, state: st)
         func check(_ what: String, small: Bool = true, _ edit: () -> Void) throws {
             edit()
-            // No invalidate: the renderer finds the change in the model.
+            // No invalidate: the renderer finds the change in the model, from the part's own
+            // journal (a kind of change the journal missed would show wrong, or fall back to the
+            // comparison).
             let damage = r.render(part: part, state: st)
+            #expect(r.damageSource == .journal, "\(what): found by \(r.damageSource)")
             if small {
                 let d = try #require(damage, "\(what): nothing repainted")
                 #expect(d.width * d.height < 0.25 * 700 * 640, "\(what): repainted \(d)")
@@ -64,21 +67,93 @@ import Testing
         try check("add") { part.insertStroke(added) }
         try check("erase") { _ = part.removeStroke(id: "w3") }
         try check("undo the erase") { part.insertStroke(Fixtures.stroke("w3", seq: 103, Fixtures.loops(x0: 59, y0: 100, count: 2))) }
+        try check("redo the erase") { _ = part.removeStroke(id: "w3") }
         try check("recolour") { var s = added; s.color = "#d03030"; part.insertStroke(s) }
         try check("move a block's ink") { part.translateStrokes(inBlock: "b1", unitsX: 500, unitsY: 300) }
         try check("move a stroke") { var s = added; s.translate(unitsX: -800, unitsY: 200); part.insertStroke(s) }
         try check("resize a block") { var b = part.blocks["b5"]!; b.box.height = 25; part.setBlock(b) }
         try check("remove a block", small: false) { var root = part.root; root.childIds.removeAll { $0 == "b4" }; part.setBlock(root); part.removeBlock(id: "b4") }
+        try check("move a block with its ink") {
+            var b = part.blocks["b5"]!
+            b.box = b.box.offsetBy(dx: 0, dy: 12)
+            part.setBlock(b)
+            part.translateStrokes(inBlock: "b5", unitsX: 0, unitsY: 1200)
+        }
+        try check("replace an image") {
+            // Another image's bytes under the same entry (an image block's content changed).
+            let other = part.images["images/g.jpg"]!
+            part.setImage(other, entry: "images/g.png")
+        }
         try check("new words") {
             var b = part.blocks["b1"]!
             b.words = [RecognizedWord(label: "hi", candidates: [Candidate(label: "hi", score: 0.9)], box: Rect(x: 12, y: 10, width: 20, height: 7),
                                       line: 0, strokeIds: ["h1"], chars: [], styles: ["underline"])]
             part.setBlock(b)
         }
+        try check("convert a block's ink") {
+            // As the editor converts: the ink goes, the block shows its text instead.
+            for id in ["h1", "h2", "h3"] { part.removeStroke(id: id) }
+            var b = part.blocks["b1"]!
+            b.words = []
+            b.text = "hi there"
+            b.conversion = "digitalEdit"
+            part.setBlock(b)
+        }
+        try check("paste a block with ink") {
+            Fixtures.addChild(part, BlockData(id: "p1", type: "Drawing", box: Rect(x: 60, y: 130, width: 40, height: 20)))
+            part.insertStroke(Fixtures.stroke("p1s1", block: "p1", seq: 600, Fixtures.wave(x0: 62, y0: 140, length: 30, amplitude: 4)))
+            part.insertStroke(Fixtures.stroke("p1s2", block: "p1", seq: 601, Fixtures.loops(x0: 64, y0: 146, count: 3)))
+        }
+        try check("several changes between two frames") {
+            // A block's ink moved, one of its strokes erased after the move, another recoloured
+            // and moved back; a stroke written and erased again; a block changed and changed back.
+            part.translateStrokes(inBlock: "p1", unitsX: 700, unitsY: -400)
+            part.removeStroke(id: "p1s1")
+            var s = part.strokes["p1s2"]!
+            s.color = "#2040c0"
+            s.translate(unitsX: -700, unitsY: 400)
+            part.insertStroke(s)
+            part.insertStroke(Fixtures.stroke("gone", seq: 700, Fixtures.wave(x0: 20, y0: 150, length: 20, amplitude: 2)))
+            part.removeStroke(id: "gone")
+            let b5 = part.blocks["b5"]!
+            var moved = b5
+            moved.box.height = 40
+            part.setBlock(moved)
+            part.setBlock(b5)
+        }
+        try check("remove a block's ink and move it") {
+            part.translateStrokes(inBlock: "b5", unitsX: 300, unitsY: 0)
+            part.removeStroke(id: "d2")
+        }
         // A redraw asked for without a change repaints from tiles, and looks the same.
         r.invalidate(nil)
         #expect(r.render(part: part, state: st) == st.viewRect)
         expectSame(try #require(r.frameImage()), try direct(part, st), "invalidate(nil)")
+    }
+
+    /// More changes between two frames than the part's journal keeps: the renderer compares the
+    /// part with what it drew instead, and still repaints exactly what changed.
+    @Test func changesPastTheJournalAreFoundByComparing() throws {
+        let (part, st) = try page()
+        let r = CairoRenderer(theme: .builtIn)
+        r.render(part: part, state: st)
+        #expect(r.damageSource == .fresh)
+        let kept = part.strokes["w5"]!
+        for i in 0 ..< ChangeJournal.capacity + 10 {
+            var s = kept
+            s.translate(unitsX: Int32(i % 7) * 10, unitsY: 0)
+            part.insertStroke(s)
+        }
+        part.removeStroke(id: "w6")
+        let damage = try #require(r.render(part: part, state: st))
+        #expect(r.damageSource == .diff)
+        #expect(damage.width * damage.height < 0.25 * 700 * 640, "repainted \(damage)")
+        expectSame(try #require(r.frameImage()), try direct(part, st), "past the journal")
+        // The next change is read from the journal again.
+        part.removeStroke(id: "w7")
+        r.render(part: part, state: st)
+        #expect(r.damageSource == .journal)
+        expectSame(try #require(r.frameImage()), try direct(part, st), "journal again")
     }
 
     @Test func anotherPartOrThemeStartsAfresh() throws {
