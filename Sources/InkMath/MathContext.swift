@@ -12,9 +12,14 @@ import Foundation
 /// absolute discounting towards a bigram of symbol kinds (digit, letter, operator, relation,
 /// bracket…) times the class's share of its kind, so that a pair the training never showed
 /// (a `?`, a `[`) keeps a fair probability instead of none.
+///
+/// Two corrections ride on the bigram: a trigram of kinds (an operator between two operands, not
+/// after one: `2+3` but not `2+-`; a digit after a digit and a letter: `2x3` is rarer than `2x+`)
+/// multiplies in P(kind | two kinds before) / P(kind | kind before), and a letter's case costs its
+/// share of the letter's count (capitals are rare in expressions; the bigram folds case away).
 public struct MathContext: Sendable {
     /// The shipped prior (from `MathContextCounts.swift`).
-    public static let standard = MathContext(counts: trainingCounts)
+    public static let standard = MathContext(counts: trainingCounts, kindTrigrams: kindTrigramCounts)
 
     static let start = "<s>", end = "</s>"
     static let markers = ["<s>", "</s>", "<frac>", "<over>", "<sqrt>", "<sup>", "<sub>", "<end>"]
@@ -26,17 +31,28 @@ public struct MathContext: Sendable {
     let size: Int
     /// log P(next | previous), `ids.count` squared, row = previous.
     let table: [Float]
+    /// Each token id's kind (an index into the kind trigram).
+    let kindOf: [Int]
+    let kindCount: Int
+    /// log P3(kind | two kinds before) - log P(kind | kind before), `kindCount` cubed (0 where the
+    /// two kinds before were never seen together).
+    let kindTrigram: [Float]
+    /// log of a letter's share of its letter's count, both cases (`a` and `A` for `A`).
+    let caseShare: [Character: Double]
 
     /// A prior from bigram counts written "previous next count;" (whitespace and newlines between
-    /// entries are ignored; malformed entries are skipped).
-    public init(counts text: String) {
+    /// entries are ignored; malformed entries are skipped), and optionally trigram counts of kinds
+    /// "first second next count;" (`kind`'s names; none: no trigram correction).
+    public init(counts text: String, kindTrigrams: String = "") {
         var vocab = Self.markers + Self.classes
         var ids: [String: Int] = [:]
         for (i, t) in vocab.enumerated() { ids[t] = i }
         var pairs: [(Int, Int, Double)] = []
+        var letters: [Character: Double] = [:]
         for entry in text.split(whereSeparator: { $0 == ";" || $0 == "\n" }) {
             let f = entry.split(separator: " ")
             guard f.count == 3, let c = Double(f[2]), c > 0 else { continue }
+            if f[1].count == 1, let l = f[1].first, l.isASCII, l.isLetter { letters[l, default: 0] += c }
             var k: [Int] = []
             for t in f.prefix(2).map({ Self.fold(String($0)) }) {
                 if ids[t] == nil { ids[t] = vocab.count; vocab.append(t) }
@@ -83,6 +99,35 @@ public struct MathContext: Sendable {
         self.ids = ids
         self.size = n
         self.table = table
+        kindOf = kinds.map { kindId[$0]! }
+        kindCount = K
+        var tri = [Double](repeating: 0, count: K * K * K)
+        for entry in kindTrigrams.split(whereSeparator: { $0 == ";" || $0 == "\n" }) {
+            let f = entry.split(separator: " ")
+            guard f.count == 4, let c = Double(f[3]), c > 0 else { continue }
+            let k = f.prefix(3).compactMap { kindId[Self.kind(Self.fold(String($0)))] }
+            if k.count == 3 { tri[(k[0] * K + k[1]) * K + k[2]] += c }
+        }
+        var kindTrigram = [Float](repeating: 0, count: K * K * K)
+        for ab in 0 ..< K * K {
+            let b = ab % K
+            let r = discounted(tri[ab * K ..< (ab + 1) * K]) { c in kindP[b * K + c] }
+            guard tri[ab * K ..< (ab + 1) * K].contains(where: { $0 > 0 }) else { continue }
+            for c in 0 ..< K { kindTrigram[ab * K + c] = Float(Foundation.log(max(r[c], 1e-12) / max(kindP[b * K + c], 1e-12))) }
+        }
+        self.kindTrigram = kindTrigram
+        var share: [Character: Double] = [:]
+        for (l, c) in letters {
+            let both = (letters[Character(l.lowercased())] ?? 0) + (letters[Character(l.uppercased())] ?? 0)
+            share[l] = Foundation.log((c + 1) / (both + 2))
+        }
+        caseShare = share
+    }
+
+    /// What a letter's case costs (log of its share of the letter's count, both cases); 0 for
+    /// anything else and for letters the counts never showed.
+    func caseLogProbability(_ c: Character) -> Double {
+        caseShare[c] ?? (c.isASCII && c.isUppercase ? Foundation.log(0.5) : 0)
     }
 
     /// The kind a token backs off to: markers stand for themselves.
@@ -112,10 +157,18 @@ public struct MathContext: Sendable {
         return Double(table[a * size + b])
     }
 
-    /// The log-probability of a whole token sequence (without `<s>` and `</s>`, which are added).
+    /// The log-probability of a whole token sequence (without `<s>` and `</s>`, which are added):
+    /// the bigram, the kind trigram's correction and the letters' case.
     public func logProbability(of tokens: [String]) -> Double {
         let t = [Self.start] + tokens + [Self.end]
-        return zip(t.dropLast(), t.dropFirst()).reduce(0) { $0 + logProbability($1.1, after: $1.0) }
+        var total = zip(t.dropLast(), t.dropFirst()).reduce(0) { $0 + logProbability($1.1, after: $1.0) }
+        let k = t.map { ids[Self.fold($0)].map { kindOf[$0] } }
+        for i in 2 ..< max(2, k.count) {
+            guard let a = k[i - 2], let b = k[i - 1], let c = k[i] else { continue }
+            total += Double(kindTrigram[(a * kindCount + b) * kindCount + c])
+        }
+        for s in tokens where s.count == 1 { total += caseLogProbability(s.first!) }
+        return total
     }
 
     // MARK: - Layouts

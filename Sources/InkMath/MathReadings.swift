@@ -7,7 +7,9 @@ import Foundation
 /// to a close candidate class; all are ranked by the same joint score.
 enum MathReadings {
     /// Runner-up classes further than this (nats) below a symbol's best are not tried for n-best readings.
-    static let margin = 4.0
+    static let margin = 6.0
+    /// The cheapest this many substitutions are also tried two at a time.
+    static let pairedSwaps = 12
     /// The prior may pick a class at most this far (nats) below a symbol's best.
     static let contextMargin = 6.0
 
@@ -167,7 +169,8 @@ enum MathReadings {
                     let l = Character(c.label)
                     var mine = best
                     mine[i] = l
-                    return (l, c.score - baselineWeight * baselineMisfit(layout, labels: mine, boxes: boxes, only: i))
+                    return (l, c.score - baselineWeight * baselineMisfit(layout, labels: mine, boxes: boxes, only: i)
+                        + weight * context.caseLogProbability(l))
                 }
             }
             start = context.decode(slots: MathContext.slots(layout), options: options, weight: weight)
@@ -180,19 +183,28 @@ enum MathReadings {
         }
         add(start)
         if start != best { add(best) }
-        if limit > 1 {
-            // Single substitutions of the chosen reading, cheapest first.
-            var swaps: [(symbol: Int, label: Character, cost: Double)] = []
-            for (i, s) in symbols.enumerated() {
-                guard let top = s.candidates.first?.score else { continue }
-                for c in s.candidates where Character(c.label) != start[i] && top - c.score < margin && c.score.isFinite {
-                    swaps.append((i, Character(c.label), top - c.score))
-                }
+        // Substitutions of the chosen reading, one symbol and two at once, all ranked by the whole
+        // reading's score (the Viterbi pass saw neither the parse of its own classes nor the kind
+        // trigram): a `1` read `/` may need its neighbour's class changed too to parse as a number.
+        var swaps: [(symbol: Int, label: Character, cost: Double)] = []
+        for (i, s) in symbols.enumerated() {
+            guard let top = s.candidates.first?.score else { continue }
+            for c in s.candidates where Character(c.label) != start[i] && top - c.score < margin && c.score.isFinite {
+                swaps.append((i, Character(c.label), top - c.score))
             }
-            swaps.sort { ($0.cost, $0.symbol) < ($1.cost, $1.symbol) }
-            for sw in swaps.prefix(4 * limit) {
+        }
+        swaps.sort { ($0.cost, $0.symbol) < ($1.cost, $1.symbol) }
+        for sw in swaps {
+            var l = start
+            l[sw.symbol] = sw.label
+            add(l)
+        }
+        let paired = swaps.prefix(pairedSwaps)
+        for (a, x) in paired.enumerated() {
+            for y in paired.dropFirst(a + 1) where y.symbol != x.symbol {
                 var l = start
-                l[sw.symbol] = sw.label
+                l[x.symbol] = x.label
+                l[y.symbol] = y.label
                 add(l)
             }
         }

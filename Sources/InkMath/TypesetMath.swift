@@ -20,11 +20,26 @@ public struct TypesetMath: Codable, Sendable, Hashable {
         public var baseline: Double
         /// Font size (mm) of the expression's base level.
         public var size: Double
+        /// After a scratch-out, until the next convert: what the line is drawn from, so that the
+        /// symbols left stay where they were and the removed ones leave their place open to
+        /// write into. nil: the line is drawn from `latex`.
+        public var scratched: Scratched?
 
-        public init(latex: String, result: String? = nil, diagnostic: String? = nil, x: Double, baseline: Double, size: Double) {
+        public init(latex: String, result: String? = nil, diagnostic: String? = nil, x: Double, baseline: Double, size: Double,
+                    scratched: Scratched? = nil) {
             self.latex = latex; self.result = result; self.diagnostic = diagnostic
-            self.x = x; self.baseline = baseline; self.size = size
+            self.x = x; self.baseline = baseline; self.size = size; self.scratched = scratched
         }
+    }
+
+    /// A typeset line with symbols scratched out of it: the expression it was typeset from and
+    /// which of its symbols went (indices in the typesetter's glyphs of `latex`, in order).
+    public struct Scratched: Codable, Sendable, Hashable {
+        public var latex: String
+        public var glyphs: [Int]
+        /// Those of `glyphs` whose place ink has been written into: their outline is not drawn.
+        public var filled: [Int]?
+        public init(latex: String, glyphs: [Int], filled: [Int]? = nil) { self.latex = latex; self.glyphs = glyphs; self.filled = filled }
     }
 
     public var lines: [Line]

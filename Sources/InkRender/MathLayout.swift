@@ -29,6 +29,7 @@ public struct MathLayout: Sendable, Equatable {
 
     /// Places `other` with its baseline start at (dx, dy), growing this layout's extents.
     mutating func place(_ other: MathLayout, dx: Double, dy: Double) {
+        let markOffset = marks.count
         for m in other.marks {
             switch m {
             case .text(let s, let x, let b, let f, let a): marks.append(.text(s, x: x + dx, baseline: b + dy, font: f, answer: a))
@@ -37,7 +38,7 @@ public struct MathLayout: Sendable, Equatable {
             }
         }
         let offset = glyphs.count
-        glyphs += other.glyphs.map { $0.moved(dx: dx, dy: dy, offset: offset) }
+        glyphs += other.glyphs.map { $0.moved(dx: dx, dy: dy, offset: offset, markOffset: markOffset) }
         width = max(width, dx + other.width)
         ascent = max(ascent, other.ascent - dy)
         descent = max(descent, other.descent + dy)
@@ -74,9 +75,10 @@ public struct MathTypesetter: Sendable {
     /// The layout of a whole expression at the base size.
     public func layout(_ node: MathNode) -> MathLayout { layout(node, size: font.size, depth: 0) }
 
-    /// A line with its computed result after it in the answer colour.
-    public func layout(_ line: MathNode, result: MathNode?) -> MathLayout {
-        var out = layout(line)
+    /// A line with its computed result after it in the answer colour; `drawn` is how the line
+    /// itself is drawn when not from `line` (after a scratch-out: `drawn(_:)`).
+    public func layout(_ line: MathNode, result: MathNode?, drawn: MathLayout? = nil) -> MathLayout {
+        var out = drawn ?? layout(line)
         guard let result else { return out }
         let items: [MathNode] = if case .row(let x) = line { x } else { [line] }
         // The result continues the row: after `=` the relation's space is already there.
@@ -194,7 +196,7 @@ public struct MathTypesetter: Sendable {
         out.place(den, dx: (w - den.width) / 2, dy: -a + t / 2 + gap + den.ascent)
         let bar = Rect(x: 0, y: -a - t / 2, width: w, height: t)
         out.glyphs.append(MathGlyph(symbol: "-", box: bar, hitBox: bar.insetBy(dx: 0, dy: -0.15 * s), kind: .fractionBar,
-                                    holds: Array(out.glyphs.indices)))
+                                    holds: Array(out.glyphs.indices), marks: [0]))
         // A little space either side so that a bar does not touch its neighbours.
         var spaced = MathLayout()
         spaced.place(out, dx: 0.08 * s, dy: 0)
@@ -269,7 +271,7 @@ public struct MathTypesetter: Sendable {
         // rising stroke comes within 30% of the top.
         let whole = Rect(x: x0, y: -top, width: signW + body.width + 0.16 * s, height: h)
         out.glyphs.append(MathGlyph(symbol: "√", box: whole, hitBox: Rect(x: x0, y: -top, width: signW, height: h),
-                                    kind: .radical, holds: Array(held ..< out.glyphs.count), tick: x0 + 0.85 * signW))
+                                    kind: .radical, holds: Array(held ..< out.glyphs.count), tick: x0 + 0.85 * signW, marks: [0, 1]))
         out.width = x0 + signW + body.width + 0.2 * s
         return out
     }
@@ -291,12 +293,13 @@ public struct MathTypesetter: Sendable {
         let w = 0.3 * s + 0.05 * (top + bottom)
         var out = MathLayout()
         out.marks.append(.path(delimiter(o, left: true, x: 0, w: w, top: -top, bottom: bottom), width: rule(s) * 1.2, answer: false))
-        if o.count == 1, let ch = o.first { out.glyphs.append(MathGlyph(symbol: ch, box: Rect(x: 0, y: -top, width: w, height: top + bottom))) }
+        if o.count == 1, let ch = o.first { out.glyphs.append(MathGlyph(symbol: ch, box: Rect(x: 0, y: -top, width: w, height: top + bottom), marks: [0])) }
         out.place(body, dx: w, dy: 0)
         out.marks.append(.path(delimiter(c, left: false, x: w + body.width, w: w, top: -top, bottom: bottom),
                                width: rule(s) * 1.2, answer: false))
         if c.count == 1, let ch = c.first {
-            out.glyphs.append(MathGlyph(symbol: ch, box: Rect(x: w + body.width, y: -top, width: w, height: top + bottom)))
+            out.glyphs.append(MathGlyph(symbol: ch, box: Rect(x: w + body.width, y: -top, width: w, height: top + bottom),
+                                        marks: [out.marks.count - 1]))
         }
         out.ascent = max(out.ascent, top)
         out.descent = max(out.descent, bottom)

@@ -16,7 +16,7 @@ struct MathPainter {
             let setter = MathTypesetter(font: FontSpec(family: theme.textFont.family, size: line.size), metrics: metrics)
             let expr = line.latex.isEmpty ? MathNode.row([]) : ((try? MathNode.parse(latex: line.latex)) ?? .row([]))
             let result = line.result.flatMap { try? MathNode.parse(latex: $0) }
-            var l = setter.layout(expr, result: result)
+            var l = setter.layout(expr, result: result, drawn: line.scratched == nil ? nil : setter.drawn(line))
             if let d = line.diagnostic, !d.isEmpty {
                 let f = FontSpec(family: theme.textFont.family, size: line.size * 0.5, italic: true)
                 let gap = line.size * 0.6

@@ -1,6 +1,7 @@
 import Foundation
 import InkMath
 import InkModel
+import InkRender
 
 /// Math in exports: LaTeX and MathML of Math blocks, their plain text with results, and the
 /// expression trees, symbols, candidates and results in the JSON export (docs/JSON-EXPORT.md).
@@ -52,17 +53,35 @@ extension Editor {
                 "solved": .string(s.solved.latex),
             ]
             if let assigned = s.assigned { o["assigned"] = .string(assigned) }
-            if let e = ink.first(where: { $0.node == entry.node && $0.box == entry.inkBox }) {
+            func candidate(_ latex: String, _ score: Double) -> JSONValue { .object(["latex": .string(latex), "score": .number(score)]) }
+            if !entry.ink.isEmpty, let all = entry.inkBox {
+                // Ink written into a typeset line: the symbols of both, left to right, each saying
+                // which it is; the n-best of the whole (MathEditing.candidates).
+                o["box"] = box(all)
+                let symbols = entry.glyphs.map { (x: $0.box.x, json: Self.symbolJSON($0)) }
+                    + entry.ink.flatMap(\.symbols).map { (x: $0.box.x, json: Self.symbolJSON($0, box: box)) }
+                o["symbols"] = .array(symbols.enumerated().sorted { ($0.element.x, $0.offset) < ($1.element.x, $1.offset) }.map(\.element.json))
+                o["candidates"] = .array(MathEditing.candidates(entry.glyphs, ink: entry.ink.flatMap(\.symbols)).map { candidate($0.node.latex, $0.score) })
+            } else if let e = ink.first(where: { $0.node == entry.node && $0.box == entry.inkBox }) {
                 o["box"] = box(e.box)
-                o["candidates"] = .array(e.candidates.map { .object(["latex": .string($0.latex), "score": .number($0.score)]) })
-                o["symbols"] = .array(e.symbols.map { sym in
-                    .object(["label": .string(sym.label), "box": box(sym.box), "strokeIds": .array(sym.strokeIds.map(JSONValue.string)),
-                             "candidates": .array(sym.candidates.map { .object(["label": .string($0.label), "score": .number($0.score)]) })])
-                })
+                o["candidates"] = .array(e.candidates.map { candidate($0.latex, $0.score) })
+                o["symbols"] = .array(e.symbols.map { Self.symbolJSON($0, box: box) })
             }
             return .object(o)
         }
         return .object(["expressions": .array(expressions)])
+    }
+
+    /// A handwritten symbol in the JSON export: its class, candidates, box and strokes.
+    static func symbolJSON(_ sym: MathSymbol, box: (MathBox) -> JSONValue) -> JSONValue {
+        .object(["label": .string(sym.label), "box": box(sym.box), "strokeIds": .array(sym.strokeIds.map(JSONValue.string)), "source": .string("ink"),
+                 "candidates": .array(sym.candidates.map { .object(["label": .string($0.label), "score": .number($0.score)]) })])
+    }
+
+    /// A typeset symbol (`MathGlyph`) in the JSON export: certain, no strokes.
+    static func symbolJSON(_ g: MathGlyph) -> JSONValue {
+        .object(["label": .string(String(g.symbol)), "box": json(g.box), "strokeIds": .array([]), "source": .string("typeset"),
+                 "candidates": .array([.object(["label": .string(String(g.symbol)), "score": .number(0)])])])
     }
 
     /// The expression tree as JSON (the `MathNode` Codable form).
@@ -102,5 +121,19 @@ extension Editor {
         return mathBlocks(b, model: m).flatMap { mb in
             MathBlocks.solved(mb, options: mathSolverOptions, metrics: fontMetricsProvider).map { MathLine(node: $0.entry.node, solution: $0.solution, converted: $0.entry.converted != nil) }
         }
+    }
+
+    /// What a Math block's ink reads when `reading` is its recognition (a fresh one, as `quire
+    /// recognize` makes): each expression of ink, top to bottom, ink written into typeset math
+    /// read with it (a typeset `12+` and a handwritten `2=` give `12+2=`). Typeset math with no
+    /// ink in it is left out.
+    public func mathLines(_ block: ContentBlock, reading: MathRecognitionResult) throws -> [MathLine] {
+        let (_, b) = try exportTarget(block)
+        guard b.kind == .math else { return [] }
+        var nb = b
+        nb.properties[MathBlockResult.propertyKey] = try MathBlockResult.encode(reading)
+        return MathBlocks.solved(nb, options: mathSolverOptions, metrics: fontMetricsProvider)
+            .filter { $0.entry.converted == nil || !$0.entry.ink.isEmpty }
+            .map { MathLine(node: $0.entry.node, solution: $0.solution, converted: $0.entry.converted != nil) }
     }
 }

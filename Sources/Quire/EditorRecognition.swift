@@ -178,12 +178,14 @@ extension Editor {
     func conversionChanges(_ b: BlockData, targetState: ConversionState, model m: PartModel) -> [Change]? {
         guard Self.recognizable(b.type) else { return nil }
         let strokes = m.strokes(inBlock: b.id)
-        guard !strokes.isEmpty || b.text != nil || !b.words.isEmpty else { return nil }
+        // Typeset math with places a scratch-out kept open converts too: they close up.
+        let scratched = b.kind == .math && TypesetMath.decode(b.properties)?.lines.contains { $0.scratched != nil } == true
+        guard !strokes.isEmpty || b.text != nil || !b.words.isEmpty || scratched else { return nil }
         var nb = b
         nb.conversion = targetState.rawValue
         if b.kind == .math {
             // Typeset math in place of the ink, at its place and size (MathBlocks).
-            guard !strokes.isEmpty else { return nil }
+            guard !strokes.isEmpty || scratched else { return nil }
             nb = MathBlocks.converted(nb, options: MathSolverOptions(configuration: configuration), metrics: fontMetricsProvider)
         } else if targetState == .digitalPublish || b.text != nil {
             // Reflowed to the block's width (laid out in the commit): the words leave their

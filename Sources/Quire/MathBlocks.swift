@@ -19,6 +19,8 @@ enum MathBlocks {
         var inkBox: MathBox?
         /// Ink read together with a typeset line (`MathEditing`): `node` is what both make.
         var ink: [MathExpression] = []
+        /// That line's typeset symbols (those a scratch-out left), with which the ink is read.
+        var glyphs: [MathGlyph] = []
     }
 
     /// The expressions of a block, top to bottom: typeset lines and recognized ink. Ink written
@@ -38,10 +40,10 @@ enum MathBlocks {
             var entry = Entry(node: node, x: line.x, baseline: line.baseline, size: line.size, converted: line)
             let written = ink.indices.filter { owners[$0] == i }.map { ink[$0] }
             if let t = typeset[i], !written.isEmpty {
-                node = MathEditing.parse(t.glyphs, ink: written.flatMap(\.symbols))
+                node = MathEditing.parse(t.visible, ink: written.flatMap(\.symbols))
                 let all = written.reduce(MathBox(x: t.box.x, y: t.box.y, width: t.box.width, height: t.box.height)) { $0.union($1.box) }
                 entry = Entry(node: node, x: min(line.x, all.x), baseline: line.baseline, size: line.size, converted: line,
-                              inkBox: all, ink: written)
+                              inkBox: all, ink: written, glyphs: t.visible)
             }
             out.append(entry)
         }
@@ -65,15 +67,17 @@ enum MathBlocks {
             let result = s.result?.latex, diagnostic = s.diagnostic?.message
             if var line = e.converted, let box = e.inkBox {
                 // Ink written into it: the line stays as typeset until the next convert, the
-                // result of both goes right of the ink.
+                // result of both goes right of the ink; places the ink fills lose their outline.
                 line.result = nil
                 line.diagnostic = nil
+                if let metrics, let t = MathEditing.typeset(line, metrics: metrics) { line.scratched?.filled = MathEditing.filled(t, by: e.ink) }
                 lines.append(line)
                 if result != nil || diagnostic != nil {
                     lines.append(TypesetMath.Line(latex: "", result: result, diagnostic: diagnostic,
                                                   x: box.maxX + 0.35 * e.size, baseline: e.baseline, size: e.size))
                 }
             } else if var line = e.converted {
+                line.scratched?.filled = nil
                 line.result = result
                 line.diagnostic = diagnostic
                 lines.append(line)
@@ -93,7 +97,9 @@ enum MathBlocks {
     static func converted(_ b: BlockData, options: MathSolverOptions, metrics: FontMetricsProvider?) -> BlockData {
         var lines: [TypesetMath.Line] = []
         for e in entries(b, metrics: metrics) {
-            if let line = e.converted {
+            if var line = e.converted {
+                // Places kept open by a scratch-out close up now.
+                line.scratched = nil
                 if e.ink.isEmpty { lines.append(line) } else if e.node != .row([]) {
                     lines.append(TypesetMath.Line(latex: e.node.latex, x: e.x, baseline: line.baseline, size: line.size))
                 }
@@ -131,8 +137,8 @@ enum MathBlocks {
     static func typesetBoxes(_ b: BlockData, metrics: FontMetricsProvider) -> [(index: Int, box: Rect)] {
         guard let tm = TypesetMath.decode(b.properties) else { return [] }
         return tm.lines.enumerated().compactMap { i, line in
-            guard !line.latex.isEmpty, line.size.isFinite, line.size > 0, let node = try? MathNode.parse(latex: line.latex) else { return nil }
-            let l = MathTypesetter(font: FontSpec(size: line.size), metrics: metrics).layout(node)
+            guard !line.latex.isEmpty, line.size.isFinite, line.size > 0,
+                  let l = MathTypesetter(font: FontSpec(size: line.size), metrics: metrics).source(of: line)?.layout else { return nil }
             return (i, Rect(x: line.x, y: line.baseline - l.ascent, width: l.width, height: l.height))
         }
     }
@@ -146,9 +152,10 @@ enum MathBlocks {
             switch edits[i] {
             case nil: return line
             case .remove: return nil
-            case .replace(let latex):
+            case .replace(let latex, let scratched):
                 var l = line
                 l.latex = latex
+                l.scratched = scratched
                 return l
             }
         }

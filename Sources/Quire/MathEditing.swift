@@ -11,28 +11,37 @@ enum MathEditing {
     /// A typeset line's symbols placed on the page (model mm).
     struct Typeset {
         var node: MathNode
+        /// The glyphs of the expression the line is drawn from (`source`), those scratched out
+        /// since the last convert (`hidden`) included: a scratch-out keeps the others in place.
         var glyphs: [MathGlyph]
+        var hidden: Set<Int> = []
+        var source: String
         /// The expression's box (without its result).
         var box: Rect
         var size: Double
+
+        /// The glyphs the line shows.
+        var visible: [MathGlyph] { glyphs.indices.filter { !hidden.contains($0) }.map { glyphs[$0] } }
     }
 
     /// What a scratch-out does to one typeset line.
     enum LineEdit: Equatable {
         case remove
-        case replace(latex: String)
+        /// The line reads `latex` now, drawn as `scratched` says until the next convert.
+        case replace(latex: String, scratched: TypesetMath.Scratched?)
     }
 
     /// A line's symbols, or nil when reading its glyphs back does not give the line (a root
     /// with an index, nesting past the typesetter's depth): such a line is edited only whole.
     static func typeset(_ line: TypesetMath.Line, metrics: FontMetricsProvider) -> Typeset? {
         guard !line.latex.isEmpty, line.size.isFinite, line.size > 0, line.size <= 500, line.x.isFinite, line.baseline.isFinite,
-              let node = try? MathNode.parse(latex: line.latex) else { return nil }
-        let l = MathTypesetter(font: FontSpec(size: line.size), metrics: metrics).layout(node)
-        let glyphs = l.glyphs.map { $0.offsetBy(dx: line.x, dy: line.baseline) }
-        guard !glyphs.isEmpty, parse(glyphs, ink: []).latex == node.latex else { return nil }
-        return Typeset(node: node, glyphs: glyphs, box: Rect(x: line.x, y: line.baseline - l.ascent, width: l.width, height: l.height),
-                       size: line.size)
+              let node = try? MathNode.parse(latex: line.latex),
+              let (l, hidden) = MathTypesetter(font: FontSpec(size: line.size), metrics: metrics).source(of: line) else { return nil }
+        let t = Typeset(node: node, glyphs: l.glyphs.map { $0.offsetBy(dx: line.x, dy: line.baseline) }, hidden: hidden,
+                        source: line.scratched?.latex ?? line.latex,
+                        box: Rect(x: line.x, y: line.baseline - l.ascent, width: l.width, height: l.height), size: line.size)
+        guard !t.visible.isEmpty, parse(t.visible, ink: []).latex == node.latex else { return nil }
+        return t
     }
 
     /// The structure parser's reading of typeset glyphs and ink symbols together.
@@ -47,6 +56,27 @@ enum MathEditing {
         return MathParser.parse(input)
     }
 
+    /// The n best readings of typeset glyphs and ink symbols together, best first: the reading
+    /// of the chosen classes, then each ink symbol read as one of its other candidates (typeset
+    /// symbols are certain), scored by the chosen classes' log-probabilities with that one
+    /// swapped. Readings that give the same LaTeX count once.
+    static func candidates(_ glyphs: [MathGlyph], ink: [MathSymbol], limit: Int = 5) -> [(node: MathNode, score: Double)] {
+        func chosen(_ s: MathSymbol) -> Double { s.candidates.first { $0.label == s.label }?.score ?? 0 }
+        let base = ink.reduce(0.0) { $0 + chosen($1) }
+        var options: [(node: MathNode, score: Double)] = [(parse(glyphs, ink: ink), base)]
+        for (k, s) in ink.enumerated() {
+            for c in s.candidates where c.label != s.label && c.label.count == 1 {
+                var swapped = ink
+                swapped[k].label = c.label
+                options.append((parse(glyphs, ink: swapped), base - chosen(s) + c.score))
+            }
+        }
+        // The reading shown stays first (a chosen class may be a runner-up its context preferred).
+        var seen = Set<String>()
+        let rest = options.dropFirst().enumerated().sorted { ($0.element.score, -$0.offset) > ($1.element.score, -$1.offset) }.map(\.element)
+        return ([options[0]] + rest).filter { seen.insert($0.node.latex).inserted }.prefix(limit).map { $0 }
+    }
+
     // MARK: - Scratch-out
 
     /// The glyphs a scratch-out over `area` removes. A glyph goes when the scratch covers half of
@@ -54,7 +84,7 @@ enum MathEditing {
     /// radical sign goes alone and leaves its radicand on the line.
     static func covered(_ t: Typeset, area: Rect) -> Set<Int> {
         var out = Set<Int>()
-        for (i, g) in t.glyphs.enumerated() {
+        for (i, g) in t.glyphs.enumerated() where !t.hidden.contains(i) {
             let r = g.hitBox
             let w = min(r.maxX, area.maxX) - max(r.x, area.x), h = min(r.maxY, area.maxY) - max(r.y, area.y)
             if w > 0, h > 0, w * h >= 0.5 * max(r.width * r.height, 1e-9) { out.insert(i) }
@@ -63,11 +93,13 @@ enum MathEditing {
         return out
     }
 
-    /// The line without the glyphs `removed`: nil when nothing is left. A fraction or radical whose
-    /// content all went keeps an empty slot to write into, unless everything else went too.
+    /// The line without the glyphs `removed`: nil when nothing is left. The glyphs left stay where
+    /// they were (`TypesetMath.Scratched`) until the next convert, so that the pen can write
+    /// into the place of those that went. A fraction whose numerator and denominator both went
+    /// loses its bar, unless everything else went too.
     static func removing(_ removed: Set<Int>, from t: Typeset) -> LineEdit? {
-        guard !removed.isEmpty else { return nil }
-        var gone = removed
+        guard !removed.subtracting(t.hidden).isEmpty else { return nil }
+        var gone = removed.union(t.hidden)
         // A structure left holding nothing is the scratch's too when nothing else remains around it.
         let kept = t.glyphs.indices.filter { !gone.contains($0) }
         if kept.allSatisfy({ t.glyphs[$0].kind != .symbol }) { return .remove }
@@ -75,7 +107,7 @@ enum MathEditing {
         let rest = t.glyphs.indices.filter { !gone.contains($0) }.map { t.glyphs[$0] }
         guard !rest.isEmpty else { return .remove }
         let node = parse(rest, ink: [])
-        return node == .row([]) ? .remove : .replace(latex: node.latex)
+        return node == .row([]) ? .remove : .replace(latex: node.latex, scratched: TypesetMath.Scratched(latex: t.source, glyphs: gone.sorted()))
     }
 
     /// What a scratch-out over `area` does to each typeset line of a block, by index in
@@ -102,12 +134,19 @@ enum MathEditing {
         guard let tm = TypesetMath.decode(b.properties) else { return [] }
         let whole = Dictionary(MathBlocks.typesetBoxes(b, metrics: metrics).map { ($0.index, $0.box) }, uniquingKeysWith: { a, _ in a })
         return tm.lines.enumerated().flatMap { i, line -> [Rect] in
-            if let t = typeset(line, metrics: metrics) { return t.glyphs.map(\.hitBox) }
+            if let t = typeset(line, metrics: metrics) { return t.visible.map(\.hitBox) }
             return whole[i].map { [$0] } ?? []
         }
     }
 
     // MARK: - Ink written into typeset math
+
+    /// The scratched-out glyphs of a line whose place the ink's symbols overlap (nil: none).
+    static func filled(_ t: Typeset, by ink: [MathExpression]) -> [Int]? {
+        let boxes = ink.flatMap(\.symbols).map { Rect(x: $0.box.x, y: $0.box.y, width: $0.box.width, height: $0.box.height) }
+        let out = t.hidden.filter { i in boxes.contains { $0.intersects(t.glyphs[i].box) } }.sorted()
+        return out.isEmpty ? nil : out
+    }
 
     /// Does ink with this box belong to a typeset line: inside its box or touching it (within a
     /// third of its size above or below, within one size left or right)?

@@ -147,10 +147,12 @@ struct RecognizeCommand: ParsableCommand {
             var blocks: [JSONValue] = []
             for b in RecognizeImported.blocks(editor.rootBlock) {
                 if b.kind == .math {
-                    // Math blocks print their LaTeX, one expression a line.
+                    // Math blocks print their LaTeX, one expression a line; ink written into typeset
+                    // math is read with it, as the editor reads it.
                     let result = try mathFlags.adapter().recognizeMath(try editor.recognitionRequest(for: b))
-                    texts.append(result.latex)
-                    blocks.append(RecognizeMath.json(block: b, result: result))
+                    let latex = try editor.mathLines(b, reading: result).map(\.node.latex).joined(separator: "\n")
+                    texts.append(latex)
+                    blocks.append(RecognizeMath.json(block: b, result: result, latex: latex))
                     continue
                 }
                 let words = try adapter.recognize(try RecognizeImported.request(editor, for: b))

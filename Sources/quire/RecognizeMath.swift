@@ -50,9 +50,10 @@ struct MathFlags: ParsableArguments {
 }
 
 enum RecognizeMath {
-    /// A Math block in `recognize --json`: its LaTeX, and per expression the n-best readings and
-    /// the symbols with their candidates, boxes and stroke ids.
-    static func json(block b: ContentBlock, result: MathRecognitionResult) -> JSONValue {
+    /// A Math block in `recognize --json`: its LaTeX (`latex`: what its ink reads, with the typeset
+    /// math it is written into), and per expression of its ink alone the n-best readings and the
+    /// symbols with their candidates, boxes and stroke ids.
+    static func json(block b: ContentBlock, result: MathRecognitionResult, latex: String) -> JSONValue {
         func r(_ v: Double, _ q: Double = 100) -> JSONValue { .number(v.isFinite ? (v * q).rounded() / q : -1e9) }
         func box(_ b: MathBox) -> JSONValue { .object(["x": r(b.x), "y": r(b.y), "width": r(b.width), "height": r(b.height)]) }
         let expressions: [JSONValue] = result.expressions.map { e in
@@ -65,7 +66,7 @@ enum RecognizeMath {
                 }),
             ])
         }
-        return .object(["id": .string(b.id), "type": .string(b.type), "text": .string(result.latex), "latex": .string(result.latex),
+        return .object(["id": .string(b.id), "type": .string(b.type), "text": .string(latex), "latex": .string(latex),
                         "expressions": .array(expressions)])
     }
 

@@ -7,8 +7,8 @@ import QuireApp
 import Testing
 
 /// Converted math edited by pen in the app (`quire edit`, a Math block in a Text Document), with
-/// the inputtest pen: "12+7=" written from real samples and converted, the 7 scratched out, a 2
-/// written in its place from the same writer's ink, read as 12+2=14, converted again.
+/// the inputtest pen: "12+7=" written from real samples and converted, the 7 scratched out (its
+/// place stays open), a 2 written there from the same writer's ink, read as 12+2=14, converted again.
 @Suite(.serialized)
 struct MathEditWindowTests {
     @Test func scratchOneTypesetSymbolAndWriteIntoIt() throws {
@@ -37,7 +37,7 @@ struct MathEditWindowTests {
                 try? x.capture(ready.window).writePNG("\(dir)/\(name).png")
             }
         }
-        /// The converted line as saved: its glyphs on the page (mm).
+        /// The converted line as saved: the glyphs it shows on the page (mm).
         func savedLine() throws -> (line: TypesetMath.Line, glyphs: [MathGlyph]) {
             try tap(.save)
             usleep(500_000)
@@ -46,7 +46,7 @@ struct MathEditWindowTests {
             let model = try package.part(at: 0).model
             let block = try #require(model.blocks.values.first { $0.kind == .math })
             let line = try #require(TypesetMath.decode(block.properties)?.lines.first { !$0.latex.isEmpty })
-            let l = MathTypesetter(font: FontSpec(size: line.size), metrics: CairoFontMetrics()).layout(try MathNode.parse(latex: line.latex))
+            let l = try #require(MathTypesetter(font: FontSpec(size: line.size), metrics: CairoFontMetrics()).drawn(line))
             return (line, l.glyphs.map { $0.offsetBy(dx: line.x, dy: line.baseline) })
         }
         let strokes = try CalcWindowTests.expression()
@@ -69,14 +69,26 @@ struct MathEditWindowTests {
         }
         try pen.penStroke(points: zig, delay: 0.01)
         usleep(1_000_000)
+        let eqBefore = try #require(glyphs.first { $0.symbol == "=" }).box
         (line, glyphs) = try savedLine()
         #expect(line.latex == "12+=", "the scratch-out took the 7 only")
+        #expect(glyphs.first { $0.symbol == "=" }?.box == eqBefore, "its place stays open: the = does not move")
         shot("math-edit-scratched")
-        // The same writer's 2 (the second symbol of the sample: stroke 1), between + and =.
-        let plus = try #require(glyphs.first { $0.symbol == "+" }).box, eq = try #require(glyphs.first { $0.symbol == "=" }).box
+        // Undo brings the 7 back, redo takes it again with its place kept.
+        x.focus(ready.window)
+        try x.keyChord("ctrl+z")
+        usleep(500_000)
+        (line, _) = try savedLine()
+        #expect(line.latex == "12+7=" && line.result == "19" && line.scratched == nil, "undo")
+        x.focus(ready.window)
+        try x.keyChord("ctrl+y")
+        usleep(500_000)
+        (line, glyphs) = try savedLine()
+        #expect(line.latex == "12+=" && glyphs.first { $0.symbol == "=" }?.box == eqBefore, "redo")
+        // The same writer's 2 (the second symbol of the sample: stroke 1) in the 7's place, as tall.
         let two = strokes[1], top = two.map(\.y).min() ?? 0, bottom = two.map(\.y).max() ?? 0, left = two.map(\.x).min() ?? 0
-        let k = 0.73 * line.size / max(bottom - top, 0.1)
-        let x0 = (plus.maxX + eq.x) / 2 - 1.2, y0 = line.baseline - 0.73 * line.size
+        let k = (seven.height - 0.6) / max(bottom - top, 0.1)
+        let x0 = seven.x + 0.3, y0 = seven.y + 0.3
         try pen.penStroke(points: two.map { p in
             let q = screenPoint(x0 + (p.x - left) * k, y0 + (p.y - top) * k)
             return (x: q.x, y: q.y, pressure: 0.6)

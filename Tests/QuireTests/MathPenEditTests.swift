@@ -16,11 +16,13 @@ import Testing
     struct Session {
         let dir = TempDir()
         let editor: Editor
+        let package: ContentPackage
         let metrics = CairoFontMetrics()
 
         init() throws {
             let url = try #require(MathRecognizerAdapter.defaultWeightsURL())
             let pkg = try Engine().createPackage(dir.path("math.iink"))
+            package = pkg
             editor = try Engine().createEditor(fontMetricsProvider: metrics)
             try editor.setViewSize(width: 1000, height: 700)
             editor.register(MathRecognizerAdapter(modelURL: url))
@@ -105,26 +107,107 @@ import Testing
         #expect(s.lines.map(\.latex) == ["12+="])
     }
 
+    /// The scratched 7's place stays open (the symbols left do not move) until the next convert,
+    /// and the same writer's 2 written there is read in order with them: 12+2=14.
     @Test func inkWrittenIntoTheGapIsReadInPlaceThenConverted() throws {
         let s = try Self.converted12plus7()
-        let seven = try #require(try s.glyphs().glyphs.first { $0.symbol == "7" })
+        let before = try s.glyphs().visible
+        let seven = try #require(before.first { $0.symbol == "7" })
         try s.scratch(seven.box.insetBy(dx: -0.3, dy: -0.3))
         #expect(s.lines.map(\.latex) == ["12+="])
-        // A new digit, 5 from... the same writer's 7 stands in: written between + and =.
         let t = try s.glyphs()
-        let plus = try #require(t.glyphs.first { $0.symbol == "+" }), eq = try #require(t.glyphs.first { $0.symbol == "=" })
+        #expect(t.visible.map(\.symbol) == ["1", "2", "+", "="])
+        for (a, b) in zip(t.visible, before.filter { $0.symbol != "7" }) {
+            #expect(abs(a.box.x - b.box.x) < 1e-9 && abs(a.box.y - b.box.y) < 1e-9, "\(a.symbol) stays where it was")
+        }
+        // The 2 of the sample, as tall as the 7 was, in its place.
         let line = try #require(s.lines.first)
-        try s.write(try #require(Self.calc.first), symbols: [3], at: Point(x: (plus.box.maxX + eq.box.x) / 2 - 1, y: line.baseline - 0.73 * line.size),
-                    height: 0.73 * line.size)
-        #expect(s.latex == "12+7=19", "the ink is read with the typeset symbols and solved")
+        try s.write(try #require(Self.calc.first), symbols: [1], at: Point(x: seven.box.x, y: seven.box.y), height: seven.box.height)
+        #expect(s.latex == "12+2=14", "the ink is read with the typeset symbols and solved")
+        let offers = s.editor.mathClipboardOffers(try #require(s.editor.rootBlock))
+        #expect(offers["application/x-latex"].map { String(decoding: $0, as: UTF8.self) } == "12+2=14", "copy as LaTeX")
         #expect(s.lines.first?.latex == "12+=", "the typeset line waits for the next convert")
-        #expect(s.lines.contains { $0.latex.isEmpty && $0.result == "19" }, "the result shows right of the ink")
+        #expect(s.lines.contains { $0.latex.isEmpty && $0.result == "14" }, "the result shows right of the ink")
+        let written = try #require(s.lines.first)
+        #expect(written.scratched?.filled == written.scratched?.glyphs, "the 7's place is filled")
+        let drawn = try #require(MathTypesetter(font: FontSpec(size: written.size), metrics: s.metrics).drawn(written))
+        #expect(!drawn.marks.contains { if case .path = $0 { return true } else { return false } }, "so its outline goes")
         try s.convert()
         #expect(s.editor.part?.model.strokes.isEmpty == true)
-        #expect(s.lines.map(\.latex) == ["12+7="] && s.lines.first?.result == "19")
+        #expect(s.lines.map(\.latex) == ["12+2="] && s.lines.first?.result == "14")
+        #expect(s.lines.first?.scratched == nil, "typeset afresh")
         #expect(abs((s.lines.first?.x ?? 0) - line.x) < 1e-9, "in place")
         s.editor.undo()
         #expect(s.lines.first?.latex == "12+=" && s.editor.part?.model.strokes.isEmpty == false, "undo brings back the ink")
+        #expect(try s.glyphs().visible.first { $0.symbol == "=" }?.box.x == before.first { $0.symbol == "=" }?.box.x, "and the gap")
+    }
+
+    /// The JSON export of ink read with typeset symbols carries the symbols of both (which is
+    /// which), the ink's candidates, box and strokes, and the n-best of the whole.
+    @Test func jsonOfInkWrittenIntoTypesetMathHasBothSymbols() throws {
+        let s = try Self.converted12plus7()
+        let seven = try #require(try s.glyphs().visible.first { $0.symbol == "7" })
+        try s.scratch(seven.box.insetBy(dx: -0.3, dy: -0.3))
+        try s.write(try #require(Self.calc.first), symbols: [1], at: Point(x: seven.box.x, y: seven.box.y), height: seven.box.height)
+        let json = try JSONValue.parse(Data(try s.editor.export(nil, mimeType: .json).utf8), what: "export")
+        let e = try #require(json["math"]?["expressions"]?.arrayValue?.first)
+        #expect(e["latex"]?.stringValue == "12+2=" && e["result"]?.stringValue == "14" && e["converted"]?.boolValue == true)
+        let symbols = try #require(e["symbols"]?.arrayValue)
+        #expect(symbols.compactMap { $0["label"]?.stringValue } == ["1", "2", "+", "2", "="], "left to right")
+        #expect(symbols.compactMap { $0["source"]?.stringValue } == ["typeset", "typeset", "typeset", "ink", "typeset"])
+        let ink = symbols[3]
+        let strokeIds = Set(s.editor.part?.model.strokes.keys.map { $0 } ?? [])
+        let inkIds = ink["strokeIds"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(!inkIds.isEmpty && Set(inkIds) == strokeIds, "the ink symbol names its strokes")
+        #expect((ink["candidates"]?.arrayValue?.count ?? 0) > 1 && ink["candidates"]?.arrayValue?.first?["label"]?.stringValue == "2")
+        #expect((ink["box"]?["x"]?.doubleValue ?? 0) > seven.box.x - 1, "its box where it was written")
+        #expect(symbols[4]["strokeIds"]?.arrayValue?.isEmpty == true && symbols[4]["candidates"]?.arrayValue?.count == 1)
+        let candidates = try #require(e["candidates"]?.arrayValue?.compactMap { $0["latex"]?.stringValue })
+        #expect(candidates.first == "12+2=" && candidates.count > 1 && candidates.allSatisfy { $0.hasPrefix("12+") && $0.hasSuffix("=") },
+                "the n-best of the whole: \(candidates)")
+        #expect(e["box"]?["width"]?.doubleValue != nil)
+    }
+
+    /// `quire recognize` of the saved package reads the ink with the typeset math it is written
+    /// into, as the editor does (it printed the ink alone: `2`).
+    @Test func recognizeReadsInkWithTheTypesetLine() throws {
+        let s = try Self.converted12plus7()
+        let seven = try #require(try s.glyphs().visible.first { $0.symbol == "7" })
+        try s.scratch(seven.box.insetBy(dx: -0.3, dy: -0.3))
+        try s.write(try #require(Self.calc.first), symbols: [1], at: Point(x: seven.box.x, y: seven.box.y), height: seven.box.height)
+        #expect(s.latex == "12+2=14")
+        try s.package.save()
+        s.package.close()
+        let r = try runQuire(["recognize", s.dir.path("math.iink")])
+        #expect(r.status == 0 && r.out.trimmingCharacters(in: .whitespacesAndNewlines) == "12+2=", "\(r.out) \(r.err)")
+        let j = try runQuire(["recognize", s.dir.path("math.iink"), "--json"])
+        let json = try JSONValue.parse(Data(j.out.utf8), what: "recognize")
+        let block = json["parts"]?.arrayValue?.first?["blocks"]?.arrayValue?.first
+        #expect(block?["latex"]?.stringValue == "12+2=")
+        #expect(block?["expressions"]?.arrayValue?.first?["latex"]?.stringValue == "2", "the ink alone, with its symbols")
+    }
+
+    /// The place kept open is drawn as an outlined slot; a convert with nothing written closes it
+    /// up (one undo step), and a second scratch-out keeps both places open.
+    @Test func scratchedPlacesCloseUpOnConvert() throws {
+        let s = try Self.converted12plus7()
+        let before = try s.glyphs().visible
+        let eqBefore = try #require(before.first { $0.symbol == "=" }).box.x
+        try s.scratch(try #require(before.first { $0.symbol == "7" }).box.insetBy(dx: -0.3, dy: -0.3))
+        try s.scratch(before[0].box.union(before[1].box).insetBy(dx: -0.2, dy: -0.2))
+        #expect(s.lines.map(\.latex) == ["+="])
+        #expect(try s.glyphs().visible.first { $0.symbol == "=" }?.box.x == eqBefore, "two places open, nothing moved")
+        let line = try #require(s.lines.first)
+        let drawn = try #require(MathTypesetter(font: FontSpec(size: line.size), metrics: s.metrics).drawn(line))
+        let slots = drawn.marks.filter { if case .path = $0 { return true } else { return false } }
+        #expect(slots.count == 2, "each place outlined")
+        let texts = drawn.marks.compactMap { if case .text(let t, _, _, _, _) = $0 { return t } else { return nil } }
+        #expect(texts == ["+", "="], "the 12 and the 7 undrawn")
+        try s.convert()
+        #expect(s.lines.map(\.latex) == ["+="] && s.lines.first?.scratched == nil)
+        #expect(try s.glyphs().visible.first { $0.symbol == "=" }!.box.x < eqBefore - 1, "closed up")
+        s.editor.undo()
+        #expect(s.lines.first?.scratched != nil, "undo opens the places again")
     }
 
     /// Symbols scratched out a few at a time; when none is left, the expression goes.
