@@ -33,6 +33,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import data  # noqa: E402
+import shapes  # noqa: E402
 import strokes as sm  # noqa: E402
 import symbols as S  # noqa: E402
 
@@ -178,6 +179,8 @@ class Hand:
     # Labels whose real samples may be re-written with more pen lifts (strokes.split_strokes).
     SPLITTABLE = set(S.DIGITS + S.LOWER + S.UPPER + "<>[]{}%")
 
+    shape_share = 1.0  # shapes.vary's rate relative to variation (train_math.py --shapes)
+
     def __init__(self, writer: str, kit: dict, rng: random.Random, variation: float = 0.0):
         """variation: probability of a writer-like variant per glyph (training only: one-stroke '+',
         multi-stroke digits and letters); 0 draws nothing extra, so validation sets stay as they were."""
@@ -203,7 +206,7 @@ class Hand:
         st = self.plain_glyph(sym)
         if self.variation and sym in self.SPLITTABLE and rng.random() < self.variation:
             st = sm.split_strokes(st, rng)
-        return st
+        return shapes.vary(sym, st, rng, self.variation * self.shape_share)
 
     def plain_glyph(self, sym: str) -> list[np.ndarray]:
         rng, H = self.rng, self.style.height

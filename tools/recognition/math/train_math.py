@@ -35,6 +35,7 @@ import compose  # noqa: E402
 import data  # noqa: E402
 import recognize as R  # noqa: E402
 import segment  # noqa: E402
+import shapes  # noqa: E402
 import strokes as sm  # noqa: E402
 import symbols as S  # noqa: E402
 
@@ -45,7 +46,7 @@ LOG_COLUMNS = ["step", "samples", "hours", "samples_per_s", "train_loss", "lr",
 
 
 class MathMixer:
-    def __init__(self, kits, seed, iso_share, variation=0.0):
+    def __init__(self, kits, seed, iso_share, variation=0.0, extra_iso=False):
         self.rng = random.Random(seed)
         np.random.seed(seed % (2 ** 32))
         names = compose.writers(kits, validation=False)
@@ -54,6 +55,8 @@ class MathMixer:
         self.variation = variation
         self.iso = [(lab, st) for w in names for lab, lst in kits[w].items() if lab in S.INDEX and len(lab) == 1
                     for st in lst]
+        if extra_iso:
+            self.iso += extra_isolated(kits)
         self.iso_share = iso_share
         self.queue = []
 
@@ -79,6 +82,7 @@ class MathMixer:
                 lab, st = self.rng.choice(self.iso)
                 if lab in compose.Hand.SPLITTABLE and self.rng.random() < self.variation:
                     st = sm.split_strokes(st, self.rng)
+                st = shapes.vary(lab, st, self.rng, self.variation * compose.Hand.shape_share)
             else:
                 if not self.queue:
                     self.queue = self.examples_of(next(self.stream))
@@ -88,6 +92,38 @@ class MathMixer:
             if f is None or (len(f) + 1) // 2 < 3:
                 continue
             return f, [S.INDEX[lab]]
+
+
+def extra_isolated(kits):
+    """Isolated characters of TRAINING writers the kits leave out (no full set of digits: UNIPEN
+    writers of letters or symbols only, Omniglot's mouse-drawn lower case), after the kits' hygiene
+    rules with H = the writer's digit height, else his capitals' height, else 1.6 x his small letters'.
+    Omniglot has no resolution: each sample is scaled to its label's median height in the kits."""
+    ref = {}
+    for k in kits.values():
+        for lab, lst in k.items():
+            ref.setdefault(lab, []).extend(float(np.ptp(np.concatenate(st)[:, 1])) for st in lst[:5])
+    ref = {lab: float(np.median(v)) for lab, v in ref.items()}
+    by: dict = {}
+    for s in data.load_all(verbose=False):
+        if (s.cat in ("digits", "upper", "lower", "symbols") and s.writer not in kits and s.label in S.INDEX
+                and len(s.label) == 1 and not data.is_validation_writer(s.writer)):
+            st = [a.astype(np.float64) for a in s.strokes]
+            if not s.in_mm:
+                if s.label not in ref:
+                    continue
+                h = max(float(np.ptp(np.concatenate(st)[:, 1])), 1e-6)
+                st = [a * (ref[s.label] / h) for a in st]
+            by.setdefault(s.writer, {}).setdefault(s.label, []).append(st)
+    out = []
+    for w, kit in by.items():
+        hs = lambda labs: [float(np.ptp(np.concatenate(st)[:, 1])) for lab in labs for st in kit.get(lab, [])]  # noqa: E731
+        H = (np.median(hs(S.DIGITS)) if hs(S.DIGITS) else np.median(hs(S.UPPER)) if hs(S.UPPER)
+             else 1.6 * np.median(hs(S.LOWER)) if hs(S.LOWER) else 0.0)
+        out += [(lab, st) for lab, lst in kit.items() for st in lst if not compose.rejection(lab, st, float(H))]
+    assert not any(data.is_validation_writer(w) for w in by)
+    print(f"extra isolated characters: {len(out)} of {len(by)} training writers outside the kits", flush=True)
+    return out
 
 
 def validation_set(kits, n, seed=777):
@@ -149,6 +185,11 @@ def main():
     ap.add_argument("--iso", type=float, default=0.15, help="share of isolated characters in the draws")
     ap.add_argument("--variation", type=float, default=0.15,
                     help="writer-like variants per glyph (one-stroke '+', digits and letters in more strokes)")
+    ap.add_argument("--shapes", type=float, default=1.0,
+                    help="rate of shapes.vary (per-stroke affine, elastic, closed gaps, open loops, "
+                         "flagged 1) relative to --variation; 0: the recipe before it")
+    ap.add_argument("--extra-iso", action="store_true",
+                    help="add isolated characters of training writers outside the kits (extra_isolated)")
     ap.add_argument("--batch-points", type=int, default=3000)
     ap.add_argument("--max-batch", type=int, default=64)
     ap.add_argument("--pool", type=int, default=256)
@@ -183,7 +224,8 @@ def main():
 
     kits = compose.load_kits()
     val = validation_set(kits, args.val_exprs)
-    mixer = MathMixer(kits, args.seed * 1_000_003 + step, args.iso, args.variation)
+    compose.Hand.shape_share = args.shapes
+    mixer = MathMixer(kits, args.seed * 1_000_003 + step, args.iso, args.variation, args.extra_iso)
     torch.manual_seed(args.seed + step)
     if not os.path.exists(log_path):
         with open(log_path, "w") as f:
