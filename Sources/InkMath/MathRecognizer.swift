@@ -36,20 +36,39 @@ public final class MathRecognizer: Sendable {
     public let contextWeight: Double
     /// The default `contextWeight`, chosen on composed validation expressions (docs/MATH-MODEL.md).
     public static let defaultContextWeight = 0.5
+    /// A second classifier, trained apart, that reads every hypothesis too (an ensemble); nil: one network.
+    public let secondModel: RecognitionModel?
+    /// Shapes every hypothesis is read under besides the ink as written (test-time augmentation);
+    /// empty: only as written.
+    public let variants: [MathInkVariant]
+    /// How the readings of one hypothesis (variants, networks) are combined.
+    public let combination: MathScoreCombination
+    /// The default `variants`, chosen on composed validation expressions (docs/MATH-MODEL.md).
+    public static let defaultVariants: [MathInkVariant] = []
+    /// The default `combination`.
+    public static let defaultCombination = MathScoreCombination.meanLog
 
     let junkClass: Int
     let symbolClasses: [Int]
 
-    /// A recognizer over loaded weights. Throws `MathRecognizerError.notAMathModel` for other weights.
+    /// A recognizer over loaded weights. Throws `MathRecognizerError.notAMathModel` for other weights
+    /// and for a `secondModel` that does not read the same features into the same classes.
     public init(model: RecognitionModel, groupPenalty: Double = MathSegmenter.defaultGroupPenalty,
                 maxCandidates: Int = 5, maxStrokesPerLine: Int = 400, pruneHypotheses: Bool = true,
-                contextWeight: Double = defaultContextWeight) throws {
+                contextWeight: Double = defaultContextWeight, secondModel: RecognitionModel? = nil,
+                variants: [MathInkVariant] = defaultVariants, combination: MathScoreCombination = defaultCombination) throws {
         guard let junk = model.charset.firstIndex(of: MathSymbols.junk) else {
             throw MathRecognizerError.notAMathModel("no \"\(MathSymbols.junk)\" class")
         }
         for c in "0123456789+-=√" where !model.charset.contains(c) {
             throw MathRecognizerError.notAMathModel("no \"\(c)\" class")
         }
+        if let secondModel, !secondModel.isCompatible(with: model) {
+            throw MathRecognizerError.notAMathModel("the second network's alphabet or preprocessing differs from the first's")
+        }
+        self.secondModel = secondModel
+        self.variants = variants.filter { !$0.isIdentity }
+        self.combination = combination
         self.model = model
         self.groupPenalty = groupPenalty
         self.maxCandidates = max(1, maxCandidates)
@@ -60,9 +79,21 @@ public final class MathRecognizer: Sendable {
         symbolClasses = Array(1 ... model.charset.count).filter { $0 != junk + 1 }
     }
 
-    /// Loads weights from a file (`RecognitionModelError` for unreadable or corrupt files).
+    /// Loads weights from a file (`RecognitionModelError` for unreadable or corrupt files), and the
+    /// second network of the ensemble from `secondModelURL(beside:)` when that file exists.
     public convenience init(contentsOf url: URL) throws {
-        try self.init(model: try RecognitionModel(contentsOf: url))
+        let second = try Self.secondModelURL(beside: url).map { try RecognitionModel(contentsOf: $0) }
+        try self.init(model: try RecognitionModel(contentsOf: url), secondModel: second)
+    }
+
+    /// File name of the ensemble's second weights (beside `quire-math.bin`; optional).
+    public static let secondFileName = "quire-math-2.bin"
+
+    /// The second network's weights beside the first's (`secondFileName` in the same folder), nil
+    /// when there is none: the recognizer then reads with one network.
+    public static func secondModelURL(beside url: URL) -> URL? {
+        let u = url.deletingLastPathComponent().appendingPathComponent(secondFileName)
+        return u.standardizedFileURL != url.standardizedFileURL && FileManager.default.fileExists(atPath: u.path) ? u : nil
     }
 
     /// `$QUIRE_MATH_MODEL`, else `quire-math.bin` beside the text weights (`RecognitionModel.defaultModelURL`).
@@ -127,23 +158,37 @@ public final class MathRecognizer: Sendable {
     }
 
     /// Every hypothesis with its best symbol class and the runners-up; strokes the network could not
-    /// read (too long, no points) keep a singleton at a very low score.
+    /// read (too long, no points) keep a singleton at a very low score. Each hypothesis is read as
+    /// written and under every variant, by each network, all in one batch per network; the class
+    /// scores of its readings are combined (`combination`).
     func scoreHypotheses(_ strokes: [[SIMD2<Double>]]) -> Scored {
         let hyps = MathSegmenter.hypotheses(strokes, prune: pruneHypotheses)
+        let shapes = [MathInkVariant.identity] + variants
         var feats: [(k: Int, ink: PreprocessedInk)] = []
         for (k, g) in hyps.enumerated() {
-            if let ink = Preprocessor.prepare(strokes: g.map { strokes[$0] }, config: model.preprocess, inMillimetres: true),
-               ink.count > 0 { feats.append((k, ink)) }
+            let ink = g.map { strokes[$0] }
+            for v in shapes {
+                if let p = Preprocessor.prepare(strokes: v.apply(ink), config: model.preprocess, inMillimetres: true),
+                   p.count > 0 { feats.append((k, p)) }
+            }
         }
-        feats.sort { ($0.ink.count, $0.k) < ($1.ink.count, $1.k) }
-        let outputs = model.logProbabilities(batch: feats.map { ($0.ink.features, $0.ink.count) })
+        // Similar lengths side by side (a batch pass lasts as long as its longest sequence); stable
+        // for equal lengths, so the readings of a hypothesis keep the order of `shapes`.
+        feats = feats.enumerated().sorted { ($0.element.ink.count, $0.offset) < ($1.element.ink.count, $1.offset) }.map(\.element)
+        let batch = feats.map { ($0.ink.features, $0.ink.count) }
         let C = model.charset.count + 1
+        var readings = [[[Double]]](repeating: [], count: hyps.count)
+        for net in [model] + (secondModel.map { [$0] } ?? []) {
+            for (f, lp) in zip(feats, net.logProbabilities(batch: batch)) where !lp.isEmpty {
+                readings[f.k].append(MathSegmenter.classScores(lp, frames: lp.count / C, classes: C))
+            }
+        }
         var read = [(label: Character, score: Double, candidates: [MathSymbolCandidate])?](repeating: nil, count: hyps.count)
-        for (f, lp) in zip(feats, outputs) where !lp.isEmpty {
-            let cs = MathSegmenter.classScores(lp, frames: lp.count / C, classes: C)
+        for k in hyps.indices where !readings[k].isEmpty {
+            let cs = combination.combine(readings[k])
             let ranked = symbolClasses.sorted { (cs[$0], -$0) > (cs[$1], -$1) }
-            read[f.k] = (model.charset[ranked[0] - 1], max(cs[ranked[0]], -1e9),
-                         ranked.prefix(5).map { MathSymbolCandidate(label: String(model.charset[$0 - 1]), score: max(cs[$0], -1e9)) })
+            read[k] = (model.charset[ranked[0] - 1], max(cs[ranked[0]], -1e9),
+                       ranked.prefix(5).map { MathSymbolCandidate(label: String(model.charset[$0 - 1]), score: max(cs[$0], -1e9)) })
         }
         // Hypothesis order, as the partition's tie-breaking expects.
         var s = Scored(groups: [], best: [], candidates: [])

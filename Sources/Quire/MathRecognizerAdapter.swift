@@ -42,8 +42,13 @@ public final class MathRecognizerAdapter: BlockPropertiesRecognizer, @unchecked 
         if let r = lock.withLock({ loaded }) { return r }
         let model = try ModelStore.shared.model(at: modelURL, what: "math recognizer weights",
                                                 hint: " (set QUIRE_MATH_MODEL or install Resources/recognition/\(MathRecognizer.defaultFileName))")
+        // The ensemble's second network when its file is there; without it, one network reads.
+        let second = try MathRecognizer.secondModelURL(beside: modelURL).map {
+            try ModelStore.shared.model(at: $0, what: "second math recognizer weights",
+                                        hint: " (remove it to read with \(MathRecognizer.defaultFileName) alone)")
+        }
         do {
-            let r = try MathRecognizer(model: model)
+            let r = try MathRecognizer(model: model, secondModel: second)
             lock.withLock { loaded = r }
             return r
         } catch {

@@ -14,6 +14,14 @@ struct MathFlags: ParsableArguments {
     @Flag(name: .customLong("no-math-pruning"), help: "Score every stroke group, as the Python reference does (slower).") var noPruning = false
     @Option(name: .customLong("math-context-weight"), help: "Weight of the symbol-sequence prior (0: off; default \(MathRecognizer.defaultContextWeight)).")
     var contextWeight: Double = MathRecognizer.defaultContextWeight
+    @Option(name: .customLong("math-variants"), help: "Shapes each stroke group is also read under, comma-separated (slant+10, aspect0.85, rot-5, joined by / to combine; none: off; default: \(MathRecognizer.defaultVariants.isEmpty ? "none" : MathRecognizer.defaultVariants.map(\.description).joined(separator: ","))).")
+    var variants: String?
+    @Flag(name: .customLong("no-math-tta"), help: "Read each stroke group only as written (same as --math-variants none).") var noVariants = false
+    @Option(name: .customLong("math-combine"), help: "How a group's readings combine: log (mean log-probability) or prob (mean probability; default \(MathRecognizer.defaultCombination.rawValue)).")
+    var combine: String?
+    @Option(name: .customLong("math-second-model"), help: "Second math weights read beside the first (an ensemble; default: \(MathRecognizer.secondFileName) beside the first weights, when it exists).")
+    var secondModel: String?
+    @Flag(name: .customLong("no-math-ensemble"), help: "Read with the first weights only.") var noEnsemble = false
 
     /// The editor's adapter over the weights of `--math-model` or the bundled ones (loaded now).
     func adapter() throws -> MathRecognizerAdapter {
@@ -40,9 +48,29 @@ struct MathFlags: ParsableArguments {
             }
             url = u
         }
+        var shapes = MathRecognizer.defaultVariants
+        if let variants {
+            let (list, bad) = MathInkVariant.list(variants)
+            if let bad { throw QuireError(.invalidArgument, "--math-variants: \"\(bad)\" is not a variant (slant+10, aspect0.85, rot-5; slant and rotation within 30 degrees, aspect 0.5-2)") }
+            shapes = list
+        }
+        if noVariants { shapes = [] }
+        var combination = MathRecognizer.defaultCombination
+        if let combine {
+            guard let c = MathScoreCombination(rawValue: combine) else { throw QuireError(.invalidArgument, "--math-combine must be log or prob") }
+            combination = c
+        }
+        let secondURL = noEnsemble ? nil : secondModel.map { URL(fileURLWithPath: $0) } ?? MathRecognizer.secondModelURL(beside: url)
+        let model: RecognitionModel, second: RecognitionModel?
         do {
-            return try MathRecognizer(model: RecognitionModel(contentsOf: url), pruneHypotheses: !noPruning,
-                                      contextWeight: contextWeight)
+            model = try RecognitionModel(contentsOf: url)
+            second = try secondURL.map { try RecognitionModel(contentsOf: $0) }
+        } catch {
+            throw QuireError(.resourceMissing, "math recognizer weights: \(error)")
+        }
+        do {
+            return try MathRecognizer(model: model, pruneHypotheses: !noPruning, contextWeight: contextWeight,
+                                      secondModel: second, variants: shapes, combination: combination)
         } catch {
             throw QuireError(.resourceMissing, "math recognizer weights \(url.path): \(error)")
         }
@@ -99,7 +127,9 @@ enum RecognizeMath {
     /// Per structure class: expressions, expression rate (canonical LaTeX exact), symbol accuracy
     /// (exact stroke set and class), ms p50 / p95; then the most frequent symbol confusions.
     static func evaluate(paths: [String], limit: Int?, cpuClock: Bool, errors: Int, recognizer: MathRecognizer) throws {
-        print("math weights: training step \(recognizer.model.trainingStep), kernels: \(RecognitionKernels.current.rawValue), clock: \(cpuClock ? "cpu" : "wall")")
+        let second = recognizer.secondModel.map { " + step \($0.trainingStep)" } ?? ""
+        let shapes = recognizer.variants.isEmpty ? "none" : recognizer.variants.map(\.description).joined(separator: ",") + " (\(recognizer.combination.rawValue))"
+        print("math weights: training step \(recognizer.model.trainingStep)\(second), variants: \(shapes), kernels: \(RecognitionKernels.current.rawValue), clock: \(cpuClock ? "cpu" : "wall")")
         var tallies: [String: MathEvaluation.Tally] = [:]
         var confusions: [String: Int] = [:]
         var wrong: [(String, String)] = []
