@@ -371,6 +371,15 @@ public final class AppWindow: EditorDelegate {
             notebook.handlePointer(e)
             return
         }
+        if e.window == popupWindow.id, !popup.isOpen {
+            // A pen put down right after choosing an item can reach the server before the popup's
+            // window is unmapped, and its stroke is then delivered there: it is the canvas's ink.
+            guard let f = popup.closedFrame else { return }
+            var c = e
+            c.window = canvasWindow.id
+            c.point = Point(x: e.point.x + f.x, y: e.point.y + f.y)
+            return handlePointer(c)
+        }
         if e.window == barWindow.id || e.window == popupWindow.id {
             guard button1, e.isPress || e.isRelease else { return }
             if e.window == barWindow.id {

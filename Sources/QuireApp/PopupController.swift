@@ -9,6 +9,9 @@ final class PopupController {
     private let tracer: Tracer
     private(set) var menu: OverlayMenu?
     private var frame: Rect?
+    /// Where the popup stood when it last closed (canvas pixels): the server may still deliver a
+    /// pen there until it has unmapped the window, and that input is the canvas's.
+    private(set) var closedFrame: Rect?
     private var pressed: Int?
     /// Runs a chosen item's command.
     var perform: (AppCommand) -> Void = { _ in }
@@ -119,6 +122,7 @@ final class PopupController {
         window.showRaised()
         self.menu = menu
         frame = f
+        closedFrame = nil
         menu.draw(on: window.surface, theme: view.renderer.theme)
         if tracer.enabled {
             let items: [JSONValue] = menu.items.indices.map { i in
@@ -135,6 +139,7 @@ final class PopupController {
         window.hide()
         if let f = frame { view.repaint(f, margin: 1) }
         menu = nil
+        closedFrame = frame
         frame = nil
         pressed = nil
         if tracer.enabled { tracer.emit("popup", .object(["kind": .null])) }
