@@ -68,15 +68,7 @@ final class BlockFlow {
             lastExamined += 1
             var box = e.box
             if isChanged || placedChanged.contains(where: { $0.box.intersects(box) }) {
-                let above = blocksAbove(i, box: box, entries: entries, placedChanged: placedChanged)
-                var moving = true
-                while moving {
-                    moving = false
-                    for r in above where r.intersects(box) {
-                        box.y = r.maxY + gap
-                        moving = true
-                    }
-                }
+                box = Self.pushedDown(box, past: blocksAbove(i, box: box, entries: entries, placedChanged: placedChanged), gap: gap)
             }
             if box != e.box, let b = m.blocks[e.id] {
                 changes += Editor.moveChanges(b, to: box)
@@ -90,6 +82,20 @@ final class BlockFlow {
             i += 1
         }
         return (changes, moved)
+    }
+
+    /// `box` moved down, `gap` below each box of `above` it meets, until it meets none.
+    private static func pushedDown(_ box: Rect, past above: [Rect], gap: Double) -> Rect {
+        var box = box
+        var moving = true
+        while moving {
+            moving = false
+            for r in above where r.intersects(box) {
+                box.y = r.maxY + gap
+                moving = true
+            }
+        }
+        return box
     }
 
     /// The boxes placed before position `i` in this flow that a block starting at `box` could
@@ -140,14 +146,7 @@ final class BlockFlow {
             var box = b.box
             let changed = boxes[b.id] != b.box
             if changed || placedChanged.contains(where: { $0.intersects(box) }) {
-                var moving = true
-                while moving {
-                    moving = false
-                    for r in placed where r.intersects(box) {
-                        box.y = r.maxY + gap
-                        moving = true
-                    }
-                }
+                box = Self.pushedDown(box, past: placed, gap: gap)
             }
             if box != b.box {
                 changes += Editor.moveChanges(b, to: box)
