@@ -73,82 +73,9 @@ def load_kits() -> dict:
     return kits
 
 
-# Hygiene: samples that cannot be the symbol they are labelled. Thresholds are in units of the
-# writer's median digit height H and were read off the statistics of ALL writers' kits (training and
-# validation alike; docs/MATH-MODEL.md "Data hygiene" gives the distributions and the counts).
-SPARSE_STEP_H = 0.5      # mean distance between consecutive points over 0.5 H: not pen-sampled ink
-OVERSIZE_H = 6.0         # box over 6 H: a bracket or a letter is at most ~3 H in any kit
-SPECK_H, SPECK_POINTS = 0.15, 3   # a letter or digit that is a speck of at most 3 points
-DOT_LIKE = set(".,:;'\"`-_~")
-HYGIENE_RULES = ("sparse", "oversize", "speck")
-
-
-def digit_height(kit: dict, keep=lambda st: True) -> float:
-    hs = [np.ptp(np.concatenate(st)[:, 1]) for lab in S.DIGITS for st in kit.get(lab, []) if keep(st)]
-    return float(np.median(hs)) if hs else 0.0
-
-
-def mean_step(st) -> float:
-    """Mean distance between consecutive recorded points of a sample (mm)."""
-    length = sum(float(np.hypot(*np.diff(s, axis=0).T).sum()) for s in st if len(s) > 1)
-    steps = sum(len(s) - 1 for s in st)
-    return length / max(steps, 1)
-
-
-def rejection(lab: str, st, H: float):
-    """The hygiene rule a sample fails (None if it passes); H is the writer's digit height (mm)."""
-    if H <= 0:
-        return None
-    p = np.concatenate(st)
-    ext = max(float(np.ptp(p[:, 0])), float(np.ptp(p[:, 1])))
-    if mean_step(st) > SPARSE_STEP_H * H:
-        return "sparse"
-    if ext > OVERSIZE_H * H:
-        return "oversize"
-    if lab not in DOT_LIKE and len(p) <= SPECK_POINTS and ext < SPECK_H * H:
-        return "speck"
-    return None
-
-
-def hygiene(kit: dict):
-    """(kit without the samples that fail a rule, {rule: [labels dropped]}). H is measured twice: the
-    second time without the sparse samples, whose boxes are tens of H (corrupted coordinates)."""
-    H = digit_height(kit)
-    H = digit_height(kit, lambda st: mean_step(st) <= SPARSE_STEP_H * H) or H
-    out, dropped = {}, {r: [] for r in HYGIENE_RULES}
-    for lab, lst in kit.items():
-        keep = []
-        for st in lst:
-            why = rejection(lab, st, H)
-            if why:
-                dropped[why].append(lab)
-            else:
-                keep.append(st)
-        if keep:
-            out[lab] = keep
-    return out, dropped
-
-
-def hygiene_report():
-    """Per rule, samples dropped from the kits of training and validation writers (docs/MATH-MODEL.md)."""
-    raw: dict = {}
-    for s in data.load_all():
-        if s.cat in ("digits", "upper", "lower", "symbols"):
-            raw.setdefault(s.writer, {}).setdefault(s.label, []).append([a.astype(np.float64) for a in s.strokes])
-    raw = {w: k for w, k in raw.items() if DIGITS <= set(k)}
-    for split in (False, True):
-        names = [w for w in raw if data.is_validation_writer(w) == split]
-        total = sum(len(v) for w in names for v in raw[w].values())
-        print(f"{'validation' if split else 'training'} writers: {len(names)}, samples {total}")
-        for rule in HYGIENE_RULES:
-            labs, who = [], set()
-            for w in names:
-                d = hygiene(raw[w])[1][rule]
-                labs += d
-                if d:
-                    who.add(w)
-            common = " ".join(f"{c}:{n}" for c, n in __import__("collections").Counter(labs).most_common(8))
-            print(f"  {rule:9s} {len(labs):5d} samples of {len(who)} writers  ({common})")
+# Hygiene rules (hygiene.py), re-exported: train_math.py and the tests use them through compose.
+from hygiene import (DOT_LIKE, HYGIENE_RULES, OVERSIZE_H, SPARSE_STEP_H, SPECK_H, SPECK_POINTS,  # noqa: E402,F401
+                     digit_height, hygiene, hygiene_report, mean_step, rejection)
 
 
 def writers(kits: dict, validation: bool) -> list[str]:
@@ -261,84 +188,8 @@ class Hand:
         return [np.stack([(s[:, 0] - a) * kx, (s[:, 1] - (b + d) / 2) * ky], 1) for s in st]
 
 
-# ------------------------------------------------------------------------------------------------
-# Expression trees: ('s', ch) | ('fn', name) | ('grp', row) | ('frac', row, row) | ('sup', node, row)
-# | ('sub', node, row) | ('sqrt', row); a row is a list of nodes.
-# ------------------------------------------------------------------------------------------------
-
-def latex_row(row) -> str:
-    return S.join_latex([latex_node(n) for n in row])
-
-
-def latex_node(n) -> str:
-    k = n[0]
-    if k == "s":
-        return S.latex_of(n[1])
-    if k == "fn":
-        return "\\" + n[1]
-    if k == "grp":
-        return latex_row(n[1])
-    if k == "frac":
-        return "\\frac{" + latex_row(n[1]) + "}{" + latex_row(n[2]) + "}"
-    if k == "sqrt":
-        return "\\sqrt{" + latex_row(n[1]) + "}"
-    if k in ("sup", "sub"):
-        return latex_node(n[1]) + ("^{" if k == "sup" else "_{") + latex_row(n[2]) + "}"
-    raise KeyError(k)
-
-
-def count(n) -> int:
-    if isinstance(n, list):
-        return sum(count(x) for x in n)
-    k = n[0]
-    if k == "s":
-        return 1
-    if k == "fn":
-        return len(n[1])
-    if k == "grp":
-        return count(n[1])
-    if k == "frac":
-        return 1 + count(n[1]) + count(n[2])
-    if k == "sqrt":
-        return 1 + count(n[1])
-    return count(n[1]) + count(n[2])
-
-
-def depth(n) -> int:
-    if isinstance(n, list):
-        return max([depth(x) for x in n] + [0])
-    k = n[0]
-    if k in ("s", "fn"):
-        return 0
-    if k == "grp":
-        return depth(n[1])
-    if k in ("frac",):
-        return 1 + max(depth(n[1]), depth(n[2]))
-    if k == "sqrt":
-        return 1 + depth(n[1])
-    return max(depth(n[1]), 1 + depth(n[2]))
-
-
-def kinds(n, out=None) -> set:
-    out = set() if out is None else out
-    if isinstance(n, list):
-        for x in n:
-            kinds(x, out)
-        return out
-    k = n[0]
-    if k in ("frac", "sqrt", "sup", "sub"):
-        out.add({"frac": "frac", "sqrt": "root", "sup": "script", "sub": "script"}[k])
-    for x in n[1:]:
-        if isinstance(x, (list, tuple)):
-            kinds(x, out)
-    return out
-
-
-def structure_class(row) -> str:
-    if depth(row) >= 2:
-        return "nested"
-    k = kinds(row)
-    return "linear" if not k else (k.pop() if len(k) == 1 else "mixed")
+# Expression trees (exprtree.py), re-exported.
+from exprtree import count, depth, kinds, latex_node, latex_row, structure_class  # noqa: E402,F401
 
 
 class Generator:
