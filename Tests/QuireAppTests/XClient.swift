@@ -7,6 +7,13 @@ import Glibc
 
 private let xlibThreads: Void = { _ = XInitThreads() }()
 
+/// libXtst and libXi create their per-process extension record on the first call that needs it,
+/// without a lock: two test threads doing that at once lose one record (LeakSanitizer reported
+/// the lost `XextCreateExtension` block) and can then dereference a null pointer in libXext (a
+/// CI run crashed so). Every client touches both extensions under this lock as it opens, so the
+/// records exist before any test sends a fake key or selects XI2 events.
+private let extensionRecords = NSLock()
+
 /// X errors are expected in tests (a window that went away, a capture outside the screen):
 /// record them instead of letting Xlib's default handler exit the test runner.
 final class XErrorLog: @unchecked Sendable {
@@ -96,11 +103,15 @@ final class XClient {
         // If the server dies anyway, make later calls fail instead of exiting the test runner.
         XSetIOErrorHandler { _ in 0 }
         XSetIOErrorExitHandler(d, { _, _ in }, nil)
+        extensionRecords.lock()
+        defer { extensionRecords.unlock() }
         var event: Int32 = 0, error: Int32 = 0, opcode: Int32 = 0
         if XQueryExtension(d, "XInputExtension", &opcode, &event, &error) != 0 {
             var major: Int32 = 2, minor: Int32 = 2
             if XIQueryVersion(d, &major, &minor) == Success { xiOpcode = opcode }
         }
+        var testMajor: Int32 = 0, testMinor: Int32 = 0
+        _ = XTestQueryExtension(d, &event, &error, &testMajor, &testMinor)
     }
 
     private var closed = false
