@@ -182,3 +182,43 @@ def vary(sym: str, strokes, rng: random.Random, p: float):
     if sym not in ".·" and rng.random() < 2 * p:
         st = elastic(st, rng)
     return st
+
+
+# Pairs the Swift recognizer confuses on validation writers (docs/MATH-MODEL.md, step 35,740): a
+# '1' that leans with no flag read '/', '6' read 'b', a closed '4' read '9' (and the reverse of each).
+CONFUSABLE = "1/6b49"
+
+
+def lean(strokes, rng: random.Random, lo: float = 0.25, hi: float = 0.6):
+    """The glyph sheared so its top goes right by lo..hi of its height (about 14-31 degrees) on top
+    of the training augmentation's slant: the steep-leaning '1' of hands the kits lack."""
+    k = rng.uniform(lo, hi)
+    p = np.concatenate(strokes)
+    y0 = float(p[:, 1].max())   # y grows downwards: the bottom stays put
+    return [s + np.stack([k * (y0 - s[:, 1]), np.zeros(len(s))], axis=1) for s in strokes]
+
+
+def confusable_variant(sym: str, strokes, rng: random.Random):
+    """A glyph of a CONFUSABLE class made to look more like its partner while staying itself: a
+    '1' leaning with no flag, a '4' with its top closed, and both sides of each pair with the usual
+    variations at a higher rate so the network learns the cues that remain (length, loop, stem)."""
+    st = [np.asarray(s, dtype=np.float64) for s in strokes if len(s)]
+    if not st:
+        return strokes
+    if sym == "1":
+        if rng.random() < 0.6:
+            st = lean(st, rng)
+        elif rng.random() < 0.5:
+            st = flag_one(st, rng)
+    elif sym == "/":
+        if rng.random() < 0.5:
+            st = lean(st, rng, -0.3, 0.15)   # a '/' steeper or flatter than the writer's own
+    elif sym == "4" and len(st) >= 2 and rng.random() < 0.6:
+        st = close_gap(st, rng, max_gap=0.5)
+    if sym in LOOPED and rng.random() < 0.3:
+        st = open_loop(st, rng)
+    if len(st) >= 2 and rng.random() < 0.5:
+        st = stroke_affine(st, rng)
+    if rng.random() < 0.6:
+        st = elastic(st, rng, 1.3)
+    return st

@@ -46,7 +46,7 @@ LOG_COLUMNS = ["step", "samples", "hours", "samples_per_s", "train_loss", "lr",
 
 
 class MathMixer:
-    def __init__(self, kits, seed, iso_share, variation=0.0, extra_iso=False):
+    def __init__(self, kits, seed, iso_share, variation=0.0, extra_iso=False, confusable=0.0):
         self.rng = random.Random(seed)
         np.random.seed(seed % (2 ** 32))
         names = compose.writers(kits, validation=False)
@@ -58,6 +58,11 @@ class MathMixer:
         if extra_iso:
             self.iso += extra_isolated(kits)
         self.iso_share = iso_share
+        self.confusable = confusable
+        self.by_label = {}
+        for lab, st in self.iso:
+            if lab in shapes.CONFUSABLE:
+                self.by_label.setdefault(lab, []).append(st)
         self.queue = []
 
     def examples_of(self, e):
@@ -78,7 +83,11 @@ class MathMixer:
 
     def draw(self):
         while True:
-            if self.rng.random() < self.iso_share:
+            if self.rng.random() < self.confusable:
+                # each class of the confusable pairs equally often, whatever its count in the data
+                lab = self.rng.choice(sorted(self.by_label))
+                st = shapes.confusable_variant(lab, self.rng.choice(self.by_label[lab]), self.rng)
+            elif self.rng.random() < self.iso_share:
                 lab, st = self.rng.choice(self.iso)
                 if lab in compose.Hand.SPLITTABLE and self.rng.random() < self.variation:
                     st = sm.split_strokes(st, self.rng)
@@ -190,6 +199,12 @@ def main():
                          "flagged 1) relative to --variation; 0: the recipe before it")
     ap.add_argument("--extra-iso", action="store_true",
                     help="add isolated characters of training writers outside the kits (extra_isolated)")
+    ap.add_argument("--confusable", type=float, default=0.0,
+                    help="share of draws that are isolated glyphs of shapes.CONFUSABLE ('1' '/' '6' 'b' '4' "
+                         "'9') of training writers through shapes.confusable_variant")
+    ap.add_argument("--cooldown-hours", type=float, default=0.0,
+                    help="if > 0: from this run's start the lr falls along a half cosine from the halving "
+                         "schedule's value to --min-lr over this many hours of training (then stays there)")
     ap.add_argument("--batch-points", type=int, default=3000)
     ap.add_argument("--max-batch", type=int, default=64)
     ap.add_argument("--pool", type=int, default=256)
@@ -205,6 +220,7 @@ def main():
     hours = 0.0
     history = []
     opt_state = None
+    ck_cool = None
     if os.path.exists(ckpt_path) or (args.init and torch.load(args.init, map_location="cpu",
                                                                weights_only=False).get("alphabet") == S.CHARSET):
         src = ckpt_path if os.path.exists(ckpt_path) else args.init
@@ -213,6 +229,7 @@ def main():
         net.load_state_dict(ck["model"])
         step, samples_seen, hours = ck["step"], ck["samples"], ck.get("hours", 0.0)
         history, opt_state = list(ck.get("history", [])), ck.get("optimizer")
+        ck_cool = ck.get("cooldown") if src == ckpt_path else None
         print(f"resumed from {src} at step {step}, {samples_seen} samples", flush=True)
     else:
         net = R.build_net(args.init)
@@ -225,15 +242,26 @@ def main():
     kits = compose.load_kits()
     val = validation_set(kits, args.val_exprs)
     compose.Hand.shape_share = args.shapes
-    mixer = MathMixer(kits, args.seed * 1_000_003 + step, args.iso, args.variation, args.extra_iso)
+    mixer = MathMixer(kits, args.seed * 1_000_003 + step, args.iso, args.variation, args.extra_iso,
+                      args.confusable)
     torch.manual_seed(args.seed + step)
     if not os.path.exists(log_path):
         with open(log_path, "w") as f:
             f.write("\t".join(LOG_COLUMNS) + "\n")
 
     ctc = torch.nn.CTCLoss(blank=0, zero_infinity=True, reduction="sum")
-    lr_at = lambda: max(args.min_lr, args.lr * min(1.0, (step + 1) / 300) * 0.5 ** (samples_seen / args.halve_every))  # noqa: E731
+    halving = lambda: max(args.min_lr, args.lr * min(1.0, (step + 1) / 300) * 0.5 ** (samples_seen / args.halve_every))  # noqa: E731
+    # The cool-down starts where this run first started (kept in the checkpoint, so a resume goes on
+    # along the same curve) from the halving schedule's lr there.
+    cool = ck_cool if ck_cool else ({"hours": hours, "lr": halving()} if args.cooldown_hours > 0 else None)
     t_start = t_ckpt = win_t = time.time()
+
+    def lr_at():
+        if not cool:
+            return halving()
+        t = min(1.0, (hours + (time.time() - t_start) / 3600 - cool["hours"]) / args.cooldown_hours)
+        return args.min_lr + (cool["lr"] - args.min_lr) * 0.5 * (1 + math.cos(math.pi * t))
+
     win_samples, win_loss = 0, 0.0
 
     def checkpoint():
@@ -243,7 +271,7 @@ def main():
         cur_hours = hours + (time.time() - t_start) / 3600
         save_atomic({"model": net.state_dict(), "optimizer": opt.state_dict(), "step": step,
                      "samples": samples_seen, "hours": cur_hours, "alphabet": S.CHARSET,
-                     "args": vars(args), "history": history}, ckpt_path)
+                     "args": vars(args), "history": history, "cooldown": cool}, ckpt_path)
         ev = evaluate(net, val, args.val_full)
         row = [step, samples_seen, f"{cur_hours:.3f}", f"{sps:.1f}", f"{loss:.4f}", f"{lr_at():.2e}"]
         row += [f"{v:.4f}" for v in ev] + [args.val_full]
