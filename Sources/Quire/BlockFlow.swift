@@ -206,7 +206,7 @@ extension Editor {
     /// font or page) they are no step of their own.
     func relayout(anchor: String?, model m: PartModel, record: Bool = true) {
         guard !flow.held else { return }
-        let (moves, moved) = flow.place(model: m, gap: blockSpacing)
+        let moves = flow.place(model: m, gap: blockSpacing).changes
         guard !moves.isEmpty else { return }
         // Moved words are laid out afresh where they land (not just shifted), so that a block's
         // layout is always what laying it out again gives.
@@ -215,13 +215,9 @@ extension Editor {
         for c in changes { dirty = dirty.union(apply(c, to: m)) }
         guard record else { renderer?.invalidate(nil); return }
         history.amendLast(changes)
+        // Not read again: blocks already read moved with their words, and a reading still on
+        // its way follows its block's ink when it comes back (`processPendingResults`).
         finishChange(blockIds: [], dirty: dirty, model: m)
-        // A block that moved before its reading came back (a new block pushed below the one it
-        // overlapped) would have that reading dropped, as it is of ink no longer there: read it
-        // again where it is now. Blocks already read moved with their words.
-        for b in moved where Self.recognizable(b.type) && recognition.isPending(b.id) {
-            scheduleRecognition(blockId: b.id)
-        }
     }
 }
 

@@ -5,7 +5,11 @@ import InkModel
 /// thread applies them (the model is never touched off that thread).
 final class RecognitionQueue: @unchecked Sendable {
     struct Result {
-        var blockId: String; var version: String; var words: [RecognizedWord]?; var error: String?; var code: QuireError.Code?
+        var blockId: String; var version: String
+        /// Where the block's ink was when it was read (`Editor.inkVersion`): a block that moved
+        /// since gets its words where its ink is now.
+        var origin: Point
+        var words: [RecognizedWord]?; var error: String?; var code: QuireError.Code?
         /// Block properties a `BlockPropertiesRecognizer` set beside the words.
         var properties: [String: String] = [:]
     }
@@ -26,7 +30,10 @@ final class RecognitionQueue: @unchecked Sendable {
         set { lock.withLock { onResultStorage = newValue } }
     }
 
-    func submit(_ req: RecognitionRequest, version: String, recognizer: InkRecognizer) {
+    /// Readings asked for since this queue was made (tests count them).
+    var submitted: Int { lock.withLock { submissions } }
+
+    func submit(_ req: RecognitionRequest, version: String, origin: Point, recognizer: InkRecognizer) {
         let (gen, n) = lock.withLock {
             inFlight += 1
             submissions += 1
@@ -37,7 +44,7 @@ final class RecognitionQueue: @unchecked Sendable {
         queue.async { [self] in
             defer { group.leave() }
             let superseded = lock.withLock { latest[req.blockId] != n }
-            var r = Result(blockId: req.blockId, version: version, words: nil, error: nil, code: nil)
+            var r = Result(blockId: req.blockId, version: version, origin: origin, words: nil, error: nil, code: nil)
             if !superseded {
                 do {
                     if let pr = recognizer as? BlockPropertiesRecognizer {
