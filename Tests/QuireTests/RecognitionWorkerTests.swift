@@ -60,4 +60,16 @@ func threadNiceness() -> Int? {
         let box = try #require(words.first?.box)
         #expect(abs(box.y - ink.bounds.y) < 0.01 && abs(box.x - ink.bounds.x) < 0.01, "the word is on the ink where it is now: \(box) vs \(ink.bounds)")
     }
+
+    /// Recognition runs below the input thread's OS priority, so it never takes a core the pen needs.
+    @Test func theWorkerRunsAtALowerPriority() throws {
+        let gate = GatedRecognizer()
+        gate.open()
+        let f = try Fixture(recognizer: gate)
+        try f.write(x: 100, y: 100)
+        try f.editor.waitForIdle()
+        let caller = try #require(threadNiceness())
+        let worker = try #require(gate.niceness.first)
+        #expect(worker >= max(caller, Int(BackgroundThread.niceness)), "worker nice \(worker), caller \(caller)")
+    }
 }
