@@ -135,7 +135,7 @@ struct BenchEditor: ParsableCommand {
             let bottomBefore = lowest()
             // Pen strokes over the filled page; the pen-up runs block flow (a block that grows pushes
             // those below it, with all their ink).
-            var down: [(wall: Double, cpu: Double)] = [], move = down, up = down
+            var down: [(wall: Double, cpu: Double)] = [], move = down, up = down, pushing = down
             for r in 0..<200 {
                 // The down at point 0, moves, the up at point `last`.
                 let x: Double, y: Double, last: Int
@@ -151,7 +151,9 @@ struct BenchEditor: ParsableCommand {
                 down.append(try timed { try editor.pointerDown(x: x, y: y, t: -1, f: 0.5, type: .pen, pointerId: 7) })
                 for k in 1..<last { let p = point(k); move.append(try timed { try editor.pointerMove(x: p.x, y: p.y, t: -1, f: 0.5, type: .pen, pointerId: 7) }) }
                 let end = point(last)
+                let before = lowest()
                 up.append(try timed { try editor.pointerUp(x: end.x, y: end.y, t: -1, f: 0.5, type: .pen, pointerId: 7) })
+                if lowest() > before { pushing.append(up[up.count - 1]) }
             }
             let blocks = part.model.root.childIds.count
             print("part: \(part.model.strokes.count) strokes, \(part.model.pointCount) points, \(blocks) blocks; "
@@ -166,6 +168,7 @@ struct BenchEditor: ParsableCommand {
             line("  down:", down)
             line("  move:", move)
             line("  up:  ", up)
+            if !pushing.isEmpty { line("  up that pushed the page below:", pushing) }
         }
     }
 }
