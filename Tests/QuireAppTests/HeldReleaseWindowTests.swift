@@ -41,16 +41,7 @@ struct HeldReleaseWindowTests {
         w.x.sendDeleteWindow(w.ready.window)
         #expect(w.app.waitForExit(timeout: 30) == .exited(0), "stderr: \(w.app.stderr)")
         #expect(!w.app.stderr.contains("invalidPointerSequence") && !w.app.stderr.contains("is not down"), "\(w.app.stderr)")
-        let json = try runTool(try quireBinary().path, ["export", w.file, "--format", "json"])
-        try #require(json.exit == .exited(0), "quire export: \(json.output)")
-        var strokes: [[String: Any]] = []
-        func walk(_ v: Any) {
-            if let o = v as? [String: Any] {
-                if let ss = o["strokes"] as? [[String: Any]] { strokes += ss }
-                o.values.forEach(walk)
-            } else if let a = v as? [Any] { a.forEach(walk) }
-        }
-        walk(try JSONSerialization.jsonObject(with: Data(json.output.utf8)))
+        let strokes = try w.exportedStrokes()
         // Ctrl+Z took the sixth stroke: the other five are there, each whole and 8 mm wide,
         // starting 12 mm apart (a point given to the wrong stroke would break both).
         #expect(strokes.count == 5, "strokes: \(strokes.count)")
