@@ -379,10 +379,11 @@ public final class AppWindow: EditorDelegate {
             notebook.handlePointer(e)
             return
         }
-        if e.window == popupWindow.id, !popup.isOpen {
-            // A pen put down right after choosing an item can reach the server before the popup's
-            // window is unmapped, and its stroke is then delivered there: it is the canvas's ink.
-            guard let f = popup.closedFrame else { return }
+        // A pen put down right after choosing a popup's item, or right after the candidates bar
+        // stepped aside, can reach the server before that window is unmapped, and its stroke is
+        // then delivered there: it is the canvas's ink.
+        if (e.window == popupWindow.id && !popup.isOpen) || (e.window == barWindow.id && bar.bar == nil) {
+            guard let f = e.window == popupWindow.id ? popup.closedFrame : bar.hiddenFrame else { return }
             var c = e
             c.window = canvasWindow.id
             c.point = Point(x: e.point.x + f.x, y: e.point.y + f.y)
