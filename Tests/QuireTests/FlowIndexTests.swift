@@ -226,5 +226,12 @@ import QuireTools
         #expect(got.moved.map(\.id) == expected.moved)
         #expect(got.moved.count >= 2_000, "the whole page moved (\(got.moved.count) blocks)")
         #expect(flow.lastExamined < 8 * got.moved.count, "examined \(flow.lastExamined) for \(got.moved.count) blocks moved")
+        // The index takes the moves in at once, not one shift of the page's entries per block.
+        apply(got.changes, to: m)
+        flow.index.sync(m)
+        #expect(flow.index.shifted <= m.root.childIds.count, "\(flow.index.shifted) entries shifted")
+        let fresh = BlockIndex()
+        fresh.sync(m)
+        #expect(flow.index.entries.map(\.id) == fresh.entries.map(\.id))
     }
 }
