@@ -151,6 +151,14 @@ public final class MathRecognizer: Sendable {
                               box: box, strokeIndices: index)
     }
 
+    /// Every stroke-group hypothesis of `strokes` read as one line, with its best symbol class and
+    /// score (nats), in the partition's order: what segmentation chose among, for error analysis
+    /// (`quire recognize --jsonl F --math --json --math-segments`). Stroke indices are into `strokes`.
+    public func hypothesisScores(strokes: [[SIMD2<Double>]]) -> [MathHypothesis] {
+        let s = scoreHypotheses(strokes)
+        return s.groups.indices.map { MathHypothesis(strokeIndices: s.groups[$0], label: String(s.best[$0].label), score: s.best[$0].score) }
+    }
+
     struct Scored {
         var groups: [[Int]]
         var best: [(label: Character, score: Double)]
