@@ -104,12 +104,13 @@ public final class MathRecognizer: Sendable {
         return FileManager.default.fileExists(atPath: u.path) ? u : nil
     }
 
-    /// Reads ink: lines are split as text lines are (`TextRecognizer.groupLines`, or by guides when
-    /// `lineSpacing` is given), one expression per line, top to bottom. `strokeIds`, when given
+    /// Reads ink: lines are split as `MathLines.group` splits them (or by guides when `lineSpacing`
+    /// is given), one expression per line, top to bottom. `strokeIds`, when given
     /// (one per stroke), are copied onto the symbols.
     public func recognize(strokes: [[SIMD2<Double>]], strokeIds: [String]? = nil,
                           lineSpacing: Double? = nil, originY: Double = 0) -> MathRecognitionResult {
-        let lines = TextRecognizer.groupLines(strokes: strokes, lineSpacing: lineSpacing, originY: originY)
+        let lines = lineSpacing == nil ? MathLines.group(strokes: strokes)
+            : TextRecognizer.groupLines(strokes: strokes, lineSpacing: lineSpacing, originY: originY)
         return MathRecognitionResult(expressions: lines.compactMap { recognizeLine(strokes: strokes, indices: $0, strokeIds: strokeIds) })
     }
 
