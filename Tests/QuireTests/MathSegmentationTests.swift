@@ -24,4 +24,31 @@ import QuireTools
                    Self.digit(0, top: 7, height: 4), Self.bar(3, 9, 3), Self.digit(7, top: 7, height: 4)]
         #expect(MathLines.group(strokes: two) == [[0, 1, 2], [3, 4, 5]])
     }
+
+    @Test func aBracketAsLargeAsItsBaseIsNoScript() {
+        // `ln(58)` with a flat `n` (its x-height implies a small digit height, so the bracket's foot
+        // looked like a subscript's): the bracket opens a group on the line.
+        func s(_ c: Character, _ x: Double, _ y: Double, _ w: Double, _ h: Double) -> ParsedSymbolInput {
+            ParsedSymbolInput(label: c, box: MathBox(x: x, y: y, width: w, height: h))
+        }
+        let syms = [s("l", 0, 0.7, 1.4, 6.5), s("n", 1.6, 4.9, 1.4, 2), s("(", 3.4, 0, 0.7, 9.9), s("5", 4.3, 1.7, 1.5, 6.5),
+                    s("8", 6.2, 2.2, 0.9, 6.7), s(")", 7.2, 1.5, 0.7, 9.3)]
+        #expect(MathParser.parse(syms).latex == "\\ln(58)")
+        // A small bracket low after its base still starts a subscript.
+        let x = s("x", 0, 6.9, 3, 3.1)
+        #expect(MathParser.parse([x, s("(", 3.5, 8.5, 0.6, 2.6), s("1", 4.3, 8.8, 1, 2), s(")", 5.5, 8.5, 0.6, 2.6)]).latex == "x_{(1)}")
+    }
+
+    /// Composed ink of training writers (Fixtures/README.md) that the recognizer read wrong before:
+    /// `\tan(q)` as `\tan_{(9)}` (the bracket after a flat `n` taken for a subscript) and a
+    /// fraction cut into two lines (`4t-` over `-k\cdot y-`).
+    @Test func realInkOnceMisreadIsReadRight() throws {
+        guard let shared = MathFixture.recognizer else { Issue.record("no math weights"); return }
+        let url = repositoryRoot.appendingPathComponent("Tests/QuireTests/Fixtures/math-segmentation.jsonl")
+        let samples = try MathSample.read(path: url.path)
+        #expect(samples.map(\.latex) == ["\\tan(q)", "\\frac{4t}{k\\cdot y}="])
+        for s in samples { #expect(MathEvaluation.run(s, recognizer: shared).latex == s.latex) }
+        #expect(TextRecognizer.groupLines(strokes: samples[1].strokes).count == 2)
+        #expect(MathLines.group(strokes: samples[1].strokes).count == 1)
+    }
 }
