@@ -13,6 +13,17 @@ import QuireTools
         [SIMD2(x, top), SIMD2(x + 2, top + height / 2), SIMD2(x + 1, top + height)]
     }
 
+    @Test func divisionSignsDotsFarFromItsBarJoinIt() {
+        // Digits 2 mm high (the reference size), a ÷ whose bar is 2 mm long and whose dots are 1.4
+        // mm over and under it, more than 0.6 reference sizes: one hypothesis of three strokes.
+        let strokes = [Self.digit(0, top: 1, height: 2), Self.bar(3, 2, 2), [SIMD2(3.9, 0.5), SIMD2(4.0, 0.6)],
+                       [SIMD2(4.0, 3.45), SIMD2(4.1, 3.55)], Self.digit(6, top: 1, height: 2)]
+        #expect(MathSegmenter.hypotheses(strokes).contains([1, 2, 3]))
+        // A dot beside a bar's end (a decimal point after a minus) is not a ÷'s.
+        let boxes = MathSegmenter.boxes([Self.bar(3, 2, 2), [SIMD2(5.4, 2.9), SIMD2(5.5, 3.0)]])
+        #expect(!MathSegmenter.dotByBar(boxes[1], boxes[0], 2))
+    }
+
     @Test func aFractionIsOneLineHoweverFlatItsStrokes() {
         // 5 over 8, then `=`: three of five strokes are flat, so text's line grouping (by the
         // median stroke height) cut the numerator and bar from the rest; math keeps one line.
