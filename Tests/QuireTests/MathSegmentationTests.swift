@@ -62,4 +62,23 @@ import QuireTools
         #expect(TextRecognizer.groupLines(strokes: samples[1].strokes).count == 2)
         #expect(MathLines.group(strokes: samples[1].strokes).count == 1)
     }
+
+    /// `recognize --math --json --math-segments` (error analysis): each symbol's strokes, every
+    /// stroke once, and every scored stroke group, the symbols' among them.
+    @Test func cliPrintsSymbolsAndHypotheses() throws {
+        guard MathFixture.recognizer != nil else { Issue.record("no math weights"); return }
+        let url = repositoryRoot.appendingPathComponent("Tests/QuireTests/Fixtures/math-segmentation.jsonl")
+        let samples = try MathSample.read(path: url.path)
+        let r = try runQuire(["recognize", "--jsonl", url.path, "--math", "--json", "--math-segments"])
+        #expect(r.status == 0, "\(r.err)")
+        let objects = r.out.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.count == samples.count)
+        for (o, s) in zip(objects, samples) {
+            let symbols = (o["symbols"] as? [[String: Any]]) ?? []
+            let groups = symbols.map { (($0["strokes"] as? [Int]) ?? []).sorted() }
+            #expect(groups.joined().sorted() == Array(s.strokes.indices))
+            let hypotheses = Set(((o["hypotheses"] as? [[String: Any]]) ?? []).map { (($0["strokes"] as? [Int]) ?? []).sorted() })
+            #expect(!hypotheses.isEmpty && groups.allSatisfy(hypotheses.contains))
+        }
+    }
 }
