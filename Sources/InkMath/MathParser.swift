@@ -247,6 +247,9 @@ public enum MathParser {
         let (ib, ih) = lineMetrics(it, bh)
         let d = (ib - bl) / bh
         let small = ih < 0.82 * bh
+        // A bracket stretches around what it holds, so its box is no measure of where it stands: one
+        // no smaller than its base opens a group on the line (`\ln(58)` after a flat `n`), not a script.
+        if let c = it.symbol, MathSymbols.openers.contains(c), !small { return nil }
         if d < -0.4 || (small && d < -0.22) { return .sup }
         if d > 0.3 || (small && d > 0.08) { return .sub }
         return nil

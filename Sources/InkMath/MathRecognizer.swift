@@ -104,12 +104,13 @@ public final class MathRecognizer: Sendable {
         return FileManager.default.fileExists(atPath: u.path) ? u : nil
     }
 
-    /// Reads ink: lines are split as text lines are (`TextRecognizer.groupLines`, or by guides when
-    /// `lineSpacing` is given), one expression per line, top to bottom. `strokeIds`, when given
+    /// Reads ink: lines are split as `MathLines.group` splits them (or by guides when `lineSpacing`
+    /// is given), one expression per line, top to bottom. `strokeIds`, when given
     /// (one per stroke), are copied onto the symbols.
     public func recognize(strokes: [[SIMD2<Double>]], strokeIds: [String]? = nil,
                           lineSpacing: Double? = nil, originY: Double = 0) -> MathRecognitionResult {
-        let lines = TextRecognizer.groupLines(strokes: strokes, lineSpacing: lineSpacing, originY: originY)
+        let lines = lineSpacing == nil ? MathLines.group(strokes: strokes)
+            : TextRecognizer.groupLines(strokes: strokes, lineSpacing: lineSpacing, originY: originY)
         return MathRecognitionResult(expressions: lines.compactMap { recognizeLine(strokes: strokes, indices: $0, strokeIds: strokeIds) })
     }
 
@@ -149,6 +150,14 @@ public final class MathRecognizer: Sendable {
         let box = symbols.dropFirst().reduce(symbols[0].box) { $0.union($1.box) }
         return MathExpression(node: readings[0].node, latex: readings[0].latex, symbols: symbols, candidates: readings,
                               box: box, strokeIndices: index)
+    }
+
+    /// Every stroke-group hypothesis of `strokes` read as one line, with its best symbol class and
+    /// score (nats), in the partition's order: what segmentation chose among, for error analysis
+    /// (`quire recognize --jsonl F --math --json --math-segments`). Stroke indices are into `strokes`.
+    public func hypothesisScores(strokes: [[SIMD2<Double>]]) -> [MathHypothesis] {
+        let s = scoreHypotheses(strokes)
+        return s.groups.indices.map { MathHypothesis(strokeIndices: s.groups[$0], label: String(s.best[$0].label), score: s.best[$0].score) }
     }
 
     struct Scored {

@@ -80,3 +80,10 @@ public struct MathRecognitionResult: Sendable, Hashable, Codable {
     /// The expressions' LaTeX, one line each.
     public var latex: String { expressions.map(\.latex).joined(separator: "\n") }
 }
+
+/// A stroke group the segmenter considered as one symbol, with its best class and score (nats).
+public struct MathHypothesis: Sendable, Hashable, Codable {
+    public var strokeIndices: [Int]
+    public var label: String
+    public var score: Double
+}

@@ -32,7 +32,7 @@ public enum MathSegmenter {
 
     /// Two strokes may belong to one symbol when their x-extents overlap (or nearly, 0.15 of the
     /// reference size) and their boxes are at most 0.6 of it apart vertically, or when they are
-    /// `parallelBars` or a `dotAbove` its stem.
+    /// `parallelBars`, a `dotAbove` its stem or a `dotByBar`.
     static func neighbours(_ b: [SIMD4<Double>]) -> [[Int]] {
         let ref = referenceSize(b)
         var adj = [[Int]](repeating: [], count: b.count)
@@ -40,7 +40,8 @@ public enum MathSegmenter {
             for j in (i + 1) ..< max(i + 1, b.count) {
                 let xo = min(b[i][2], b[j][2]) - max(b[i][0], b[j][0])
                 let yg = max(b[i][1], b[j][1]) - min(b[i][3], b[j][3])
-                if (xo > -0.15 * ref && yg < 0.6 * ref) || parallelBars(b[i], b[j]) || dotAbove(b[i], b[j], ref) || dotAbove(b[j], b[i], ref) {
+                if (xo > -0.15 * ref && yg < 0.6 * ref) || parallelBars(b[i], b[j]) || dotAbove(b[i], b[j], ref) || dotAbove(b[j], b[i], ref)
+                    || dotByBar(b[i], b[j], ref) || dotByBar(b[j], b[i], ref) {
                     adj[i].append(j)
                     adj[j].append(i)
                 }
@@ -69,6 +70,18 @@ public enum MathSegmenter {
         guard ext < 0.15 * ref, stem[3] - stem[1] > 2 * ext, dot[3] < (stem[1] + stem[3]) / 2 else { return false }
         let xg = max(dot[0], stem[0]) - min(dot[2], stem[2])
         return xg < 0.45 * ref && stem[1] - dot[3] < ref
+    }
+
+    /// A dot (under 0.2 of the reference size and 0.3 of the bar) over or under the middle of a flat
+    /// stroke, less than the stroke's length away: the dots of a `÷` written far from its bar (they
+    /// are further from it than 0.6 of the line's strokes' size; set B: 2 of 14 `÷` had no hypothesis).
+    static func dotByBar(_ dot: SIMD4<Double>, _ bar: SIMD4<Double>, _ ref: Double) -> Bool {
+        let w = bar[2] - bar[0], h = bar[3] - bar[1]
+        let ext = max(dot[2] - dot[0], dot[3] - dot[1])
+        guard w > 0, h < 0.3 * w, ext < 0.3 * w, ext < 0.2 * ref else { return false }
+        let cx = (dot[0] + dot[2]) / 2
+        let yg = max(dot[1], bar[1]) - min(dot[3], bar[3])
+        return abs(cx - (bar[0] + bar[2]) / 2) < 0.3 * w && yg > 0 && yg < w
     }
 
     /// All connected stroke sets of at most `maxStrokes` strokes (sorted), ordered by size then

@@ -13,7 +13,9 @@ final class BlockFlow {
     /// imported strokes moved O(n) blocks each time, and every move was kept for undo (4,000
     /// stacked marks took minutes and gigabytes; found by tools/fuzz, InkML case 4427).
     var held = false
-    /// How many blocks the last flow looked at (the bench and tests check it stays small).
+    /// How many blocks the last flow looked at, counting each block once more for every box it
+    /// was checked against (the bench and tests check it stays small: the blocks moved times the
+    /// boxes beside each, whatever the page holds).
     private(set) var lastExamined = 0
 
     /// Places the root's children of `m` with `gap` between them: a block keeps its place unless
@@ -49,13 +51,20 @@ final class BlockFlow {
         }
         changed.sort { $0.position < $1.position }
         let entries = index.entries
-        // Boxes placed in this flow that changed or moved, in reading order, and the lowest bottom
-        // among them: a block starting below that can no longer collide with any of them.
-        var placedChanged: [(position: Int, box: Rect)] = []
+        // The sweep: boxes placed in this flow before the current block that reach below its top,
+        // in reading order, each marked when it changed or moved. Blocks come by top and only move
+        // down, so a box whose bottom is above one block's top is above every later block's top
+        // too and leaves for good: each block is checked against the boxes beside it, not against
+        // every block the flow has pushed (a pen-up at the top of a full page pushes them all).
+        var reach: [Placed] = []
+        // The lowest bottom among the boxes that changed or moved: a block starting below it can
+        // no longer collide with any of them.
         var horizon = -Double.infinity
         var changes: [Change] = []
         var moved: [BlockData] = []
         var next = 0, i = changed[0].position
+        // Whether `reach` was swept up to the block before `i` (else the flow jumped to `i`).
+        var walking = false
         while i < entries.count {
             let e = entries[i]
             let isChanged = next < changed.count && changed[next].position == i
@@ -63,25 +72,42 @@ final class BlockFlow {
             if !isChanged && !(e.box.y < horizon) {
                 guard next < changed.count else { break }
                 i = changed[next].position
+                walking = false
                 continue
             }
             lastExamined += 1
+            if walking {
+                reach.removeAll { !($0.box.maxY > e.box.y) }
+            } else {
+                reach = reaching(i, top: e.box.y, placed: reach, entries: entries)
+            }
+            lastExamined += reach.count
             var box = e.box
-            if isChanged || placedChanged.contains(where: { $0.box.intersects(box) }) {
-                box = Self.pushedDown(box, past: blocksAbove(i, box: box, entries: entries, placedChanged: placedChanged), gap: gap)
+            if isChanged || reach.contains(where: { $0.changed && $0.box.intersects(box) }) {
+                box = Self.pushedDown(box, past: reach.map(\.box), gap: gap)
             }
             if box != e.box, let b = m.blocks[e.id] {
                 changes += Editor.moveChanges(b, to: box)
                 moved.append(b)
             }
-            if isChanged || box != e.box {
-                placedChanged.append((i, box))
+            let placedChanged = isChanged || box != e.box
+            if placedChanged {
                 horizon = max(horizon, box.maxY)
                 boxes[e.id] = box
             }
+            reach.append(Placed(position: i, box: box, changed: placedChanged))
+            walking = true
             i += 1
         }
         return (changes, moved)
+    }
+
+    /// A box placed in this flow: its block's position in the index, where it is now, and whether
+    /// it changed or moved (only those can make an unchanged block below them move).
+    private struct Placed {
+        var position: Int
+        var box: Rect
+        var changed: Bool
     }
 
     /// `box` moved down, `gap` below each box of `above` it meets, until it meets none.
@@ -98,27 +124,34 @@ final class BlockFlow {
         return box
     }
 
-    /// The boxes placed before position `i` in this flow that a block starting at `box` could
-    /// meet on its way down, in reading order: those that changed or moved (`placedChanged`),
-    /// and the unchanged ones reaching below its top (it only moves down, and every box is at
-    /// most `index.maxHeight` tall). The others never intersect it, so pushing it past these
-    /// alone lands it where pushing it past every earlier block would.
-    private func blocksAbove(_ i: Int, box: Rect, entries: [BlockIndex.Entry],
-                             placedChanged: [(position: Int, box: Rect)]) -> [Rect] {
-        var out: [Rect] = []
+    /// The sweep after the flow jumped to position `i` (past blocks it had no need to look at):
+    /// the boxes placed before `i` reaching below `top`, in reading order. Those this flow placed
+    /// come from `placed` (the sweep so far); the others are where the index has them, and only
+    /// the unchanged ones starting at most `index.maxHeight` above `top` can reach below it. A
+    /// block this flow placed is never higher than the index has it, so one that left the sweep
+    /// does not come back through the index.
+    private func reaching(_ i: Int, top: Double, placed: [Placed], entries: [BlockIndex.Entry]) -> [Placed] {
+        var out: [Placed] = []
         var k = 0
-        var j = index.lowerBound(box.y - index.maxHeight - 1)
+        var j = index.lowerBound(top - index.maxHeight - 1)
         lastExamined += i - j
         while j < i {
-            while k < placedChanged.count, placedChanged[k].position < j { out.append(placedChanged[k].box); k += 1 }
-            if k < placedChanged.count, placedChanged[k].position == j {
-                out.append(placedChanged[k].box); k += 1
-            } else if entries[j].box.maxY > box.y {
-                out.append(entries[j].box)
+            while k < placed.count, placed[k].position < j {
+                if placed[k].box.maxY > top { out.append(placed[k]) }
+                k += 1
+            }
+            if k < placed.count, placed[k].position == j {
+                if placed[k].box.maxY > top { out.append(placed[k]) }
+                k += 1
+            } else if entries[j].box.maxY > top {
+                out.append(Placed(position: j, box: entries[j].box, changed: false))
             }
             j += 1
         }
-        while k < placedChanged.count { out.append(placedChanged[k].box); k += 1 }
+        while k < placed.count, placed[k].position < i {
+            if placed[k].box.maxY > top { out.append(placed[k]) }
+            k += 1
+        }
         return out
     }
 
@@ -173,7 +206,7 @@ extension Editor {
     /// font or page) they are no step of their own.
     func relayout(anchor: String?, model m: PartModel, record: Bool = true) {
         guard !flow.held else { return }
-        let (moves, moved) = flow.place(model: m, gap: blockSpacing)
+        let moves = flow.place(model: m, gap: blockSpacing).changes
         guard !moves.isEmpty else { return }
         // Moved words are laid out afresh where they land (not just shifted), so that a block's
         // layout is always what laying it out again gives.
@@ -182,13 +215,9 @@ extension Editor {
         for c in changes { dirty = dirty.union(apply(c, to: m)) }
         guard record else { renderer?.invalidate(nil); return }
         history.amendLast(changes)
+        // Not read again: blocks already read moved with their words, and a reading still on
+        // its way follows its block's ink when it comes back (`processPendingResults`).
         finishChange(blockIds: [], dirty: dirty, model: m)
-        // A block that moved before its reading came back (a new block pushed below the one it
-        // overlapped) would have that reading dropped, as it is of ink no longer there: read it
-        // again where it is now. Blocks already read moved with their words.
-        for b in moved where Self.recognizable(b.type) && recognition.isPending(b.id) {
-            scheduleRecognition(blockId: b.id)
-        }
     }
 }
 

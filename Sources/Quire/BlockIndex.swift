@@ -33,10 +33,15 @@ final class BlockIndex {
     private var touched = Set<String>()
     /// True when the index was read afresh since `takeTouched`: what changed before is unknown.
     private var rebuilt = true
+    /// Entries the last `sync` moved within `entries` (each insertion or removal moves those
+    /// after it; a sort counts them all): tests check a flow that pushed the whole page down is
+    /// taken in at once, not one shift of the page's entries per moved block.
+    private(set) var shifted = 0
 
     /// Reads the model's changes since the last call (all of it the first time, for another part,
     /// or when the log no longer reaches back that far).
     func sync(_ m: PartModel) {
+        shifted = 0
         guard model === m, let log = m.blockChanges(since: cursor) else { return rebuild(m) }
         guard !log.isEmpty else { cursor = m.blockLogEnd; return }
         guard usable else { return rebuild(m) }
@@ -46,6 +51,10 @@ final class BlockIndex {
             guard let (gone, added) = childrenDiff(m.root.childIds) else { return rebuild(m) }
             ids.formUnion(gone)
             ids.formUnion(added)
+        }
+        if ids.count > 64 {
+            if !refreshMany(ids, m) { rebuild(m) }
+            return
         }
         for id in ids where !refresh(id, m) { return rebuild(m) }
     }
@@ -131,6 +140,7 @@ final class BlockIndex {
             maxHeight = max(maxHeight, b.box.height)
         }
         entries.sort { ($0.box.y, $0.box.x, $0.rank) < ($1.box.y, $1.box.x, $1.rank) }
+        shifted = entries.count
         usable = true
     }
 
@@ -171,12 +181,53 @@ final class BlockIndex {
             new = Entry(box: b.box, rank: rank, id: id)
         }
         if old?.box == new?.box && old?.rank == new?.rank { return true }
-        if let old { entries.remove(at: position(of: old)) }
+        if let old {
+            let p = position(of: old)
+            shifted += entries.count - p
+            entries.remove(at: p)
+        }
         if let new {
-            entries.insert(new, at: lowerBound(new.box.y, new.box.x, new.rank))
+            let p = lowerBound(new.box.y, new.box.x, new.rank)
+            shifted += entries.count - p
+            entries.insert(new, at: p)
             maxHeight = max(maxHeight, new.box.height)
         }
         indexed[id] = new
+        return true
+    }
+
+    /// `refresh` of many children at once (a flow that pushed the page below moved them all):
+    /// the entries are updated where they are and sorted once, nearly in order already, instead
+    /// of a removal and an insertion per child, each moving every entry after it.
+    private func refreshMany(_ ids: Set<String>, _ m: PartModel) -> Bool {
+        // Where each changed child is, found while the entries are still sorted.
+        var updates: [(position: Int?, entry: Entry?)] = []
+        for id in ids {
+            touched.insert(id)
+            let old = indexed[id]
+            var new: Entry?
+            if let rank = ranks[id], let b = m.blocks[id] {
+                guard b.box.y.isFinite, b.box.x.isFinite, b.box.height.isFinite else { return false }
+                new = Entry(box: b.box, rank: rank, id: id)
+            }
+            if old?.box == new?.box && old?.rank == new?.rank { continue }
+            updates.append((old.map(position(of:)), new))
+            indexed[id] = new
+            if let new { maxHeight = max(maxHeight, new.box.height) }
+        }
+        guard !updates.isEmpty else { return true }
+        var gone: Set<Int> = []
+        for u in updates {
+            switch (u.position, u.entry) {
+            case let (p?, e?): entries[p] = e
+            case let (p?, nil): gone.insert(p)
+            case let (nil, e?): entries.append(e)
+            case (nil, nil): break
+            }
+        }
+        if !gone.isEmpty { entries = entries.enumerated().filter { !gone.contains($0.offset) }.map(\.element) }
+        entries.sort { ($0.box.y, $0.box.x, $0.rank) < ($1.box.y, $1.box.x, $1.rank) }
+        shifted += entries.count
         return true
     }
 }

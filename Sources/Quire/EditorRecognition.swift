@@ -3,22 +3,30 @@ import InkMath
 import InkModel
 
 extension Editor {
-    /// Identifies a block's ink (stroke ids and where each starts) cheaply: it runs on the input
-    /// thread at every pen-up. Compared within this process only.
-    static func inkVersion(_ strokes: [InkStroke]) -> String {
+    /// Identifies a block's ink cheaply (it runs on the input thread at every pen-up): stroke
+    /// ids, sizes and where each lies relative to the first, so a block that only moved (pushed
+    /// down by the flow, all its ink with it) keeps its version, and `origin`, the first stroke's
+    /// top-left, says how far it moved. In 1/100 mm, the unit strokes are stored and moved in,
+    /// so the offsets are exact. Compared within this process only.
+    static func inkVersion(_ strokes: [InkStroke]) -> (version: String, origin: Point) {
         var h = Hasher()
+        let first = strokes.first?.unitBounds ?? (minX: 0, minY: 0, maxX: 0, maxY: 0)
         for s in strokes {
+            let u = s.unitBounds
             h.combine(s.id)
             h.combine(s.count)
-            if s.count > 0 { let p = s[0]; h.combine(p.x); h.combine(p.y) }
+            h.combine(Int64(u.minX) - Int64(first.minX))
+            h.combine(Int64(u.minY) - Int64(first.minY))
         }
-        return "\(strokes.count):\(h.finalize())"
+        let unit = InkStroke.unitsPerMillimetre
+        return ("\(strokes.count):\(h.finalize())", Point(x: Double(first.minX) / unit, y: Double(first.minY) / unit))
     }
 
     func scheduleRecognition(blockId: String) {
         guard let m = part?.model, let type = m.blocks[blockId]?.type, let recognizer = recognizers.recognizer(for: type),
               let req = makeRequest(blockId: blockId, model: m) else { return }
-        recognition.submit(req, version: Self.inkVersion(req.strokes), recognizer: recognizer)
+        let v = Self.inkVersion(req.strokes)
+        recognition.submit(req, version: v.version, origin: v.origin, recognizer: recognizer)
     }
 
     /// The ink a block's recognizer reads: highlighter strokes mark the words they cover, they
@@ -78,9 +86,24 @@ extension Editor {
         var changed: [String] = []
         var dirty = Rect.zero
         for r in recognition.drain() {
-            guard var b = m.blocks[r.blockId], Self.inkVersion(recognitionInk(r.blockId, model: m)) == r.version else { continue }
-            if let words = r.words?.map(Self.sanitized) {
+            guard var b = m.blocks[r.blockId] else { continue }
+            let now = Self.inkVersion(recognitionInk(r.blockId, model: m))
+            guard now.version == r.version else {
+                // Read from ink that changed since: the change asked for a new reading, unless the
+                // ink only moved with properties that cannot follow it (below).
+                if !recognition.isPending(r.blockId) { scheduleRecognition(blockId: r.blockId) }
+                continue
+            }
+            if var words = r.words?.map(Self.sanitized) {
                 guard b.text == nil else { continue }
+                // The block moved while it was read (the flow pushed it down): its words go where
+                // its ink is now. Properties are the recognizer's own (a Math block's expressions
+                // hold their boxes): those are read again where the ink is.
+                let dx = now.origin.x - r.origin.x, dy = now.origin.y - r.origin.y
+                if dx != 0 || dy != 0 {
+                    guard r.properties.isEmpty else { scheduleRecognition(blockId: r.blockId); continue }
+                    words = words.map { Self.shifted($0, dx: dx, dy: dy) }
+                }
                 let merged = Self.merge(recognized: words, into: b, strokeBounds: { m.strokes[$0]?.bounds },
                                         highlights: highlightAreas(b.id, model: m))
                 var properties = b.properties
@@ -109,6 +132,14 @@ extension Editor {
             renderer?.invalidate(dirty == .zero ? nil : viewTransform.apply(dirty.insetBy(dx: -4, dy: -4)))
             notify { $0.contentChanged(self, blockIds: changed) }
         }
+    }
+
+    /// A word moved with its block's ink; a zero box (no place on the page) stays.
+    static func shifted(_ w: RecognizedWord, dx: Double, dy: Double) -> RecognizedWord {
+        var w = w
+        if w.box != .zero { w.box = w.box.offsetBy(dx: dx, dy: dy) }
+        for i in w.chars.indices where w.chars[i].box != .zero { w.chars[i].box = w.chars[i].box.offsetBy(dx: dx, dy: dy) }
+        return w
     }
 
     /// A recognizer's word with its numbers made usable: the recognizer is the application's to

@@ -71,7 +71,7 @@ public final class MathRecognizerAdapter: BlockPropertiesRecognizer, @unchecked 
         var out: [MathExpression] = []
         // Lines by the gaps between them, never by the guides: a fraction or a raised script is
         // taller than a guide line and would be cut in two.
-        for line in TextRecognizer.groupLines(strokes: points) {
+        for line in MathLines.group(strokes: points) {
             let key = LineKey(ids: line.map { ids[$0] }, ink: line.map { points[$0] })
             if var e = lock.withLock({ cache[key] }) {
                 // Same ink, maybe at other indices in this request.

@@ -1,15 +1,20 @@
 import Foundation
 import InkModel
 
-/// Runs recognition jobs on one background queue and keeps their results until the editor's
-/// thread applies them (the model is never touched off that thread).
+/// Runs recognition jobs on one background thread, at a lower OS priority than the input
+/// (`BackgroundThread`), and keeps their results until the editor's thread applies them (the
+/// model is never touched off that thread).
 final class RecognitionQueue: @unchecked Sendable {
     struct Result {
-        var blockId: String; var version: String; var words: [RecognizedWord]?; var error: String?; var code: QuireError.Code?
+        var blockId: String; var version: String
+        /// Where the block's ink was when it was read (`Editor.inkVersion`): a block that moved
+        /// since gets its words where its ink is now.
+        var origin: Point
+        var words: [RecognizedWord]?; var error: String?; var code: QuireError.Code?
         /// Block properties a `BlockPropertiesRecognizer` set beside the words.
         var properties: [String: String] = [:]
     }
-    private let queue = DispatchQueue(label: "quire.recognition", qos: .userInitiated)
+    private let worker = BackgroundThread(name: "quire.recognition")
     private let group = DispatchGroup()
     private let lock = NSLock()
     private var results: [Result] = []
@@ -26,7 +31,12 @@ final class RecognitionQueue: @unchecked Sendable {
         set { lock.withLock { onResultStorage = newValue } }
     }
 
-    func submit(_ req: RecognitionRequest, version: String, recognizer: InkRecognizer) {
+    deinit { worker.stop() }
+
+    /// Readings asked for since this queue was made (tests count them).
+    var submitted: Int { lock.withLock { submissions } }
+
+    func submit(_ req: RecognitionRequest, version: String, origin: Point, recognizer: InkRecognizer) {
         let (gen, n) = lock.withLock {
             inFlight += 1
             submissions += 1
@@ -34,10 +44,10 @@ final class RecognitionQueue: @unchecked Sendable {
             return (generation, submissions)
         }
         group.enter()
-        queue.async { [self] in
+        worker.async { [self] in
             defer { group.leave() }
             let superseded = lock.withLock { latest[req.blockId] != n }
-            var r = Result(blockId: req.blockId, version: version, words: nil, error: nil, code: nil)
+            var r = Result(blockId: req.blockId, version: version, origin: origin, words: nil, error: nil, code: nil)
             if !superseded {
                 do {
                     if let pr = recognizer as? BlockPropertiesRecognizer {

@@ -173,13 +173,13 @@ public final class AppWindow: EditorDelegate {
         latency.enabled = options.latencyLog != nil
         while !quitting {
             latency.step("input") { while events.hasPending && !quitting { events.next { handle($0) } } }
-            if !pointer.pendingUps.isEmpty {
+            if pointer.roundTripDue {
                 // Disabling a device makes the server release its buttons first: the round trip
                 // brings in the hierarchy change that reveals such a release as a lost pointer.
                 latency.step("round trip") { events.sync() }
                 latency.step("input") { while events.hasPending && !quitting { events.next { handle($0) } } }
-                pointer.applyPendingUps()
             }
+            if pointer.hasHeldUps { pointer.applySettledUps(now: monotonicNs()) }
             if stop.flag.isSet { finish(save: true); break }
             if quitting { break }
             pointer.checkLongPress()
@@ -220,6 +220,10 @@ public final class AppWindow: EditorDelegate {
                 r.announceIfDone()
             }
             if let wait = inspectorWindow?.timeline.msUntilNext(now: monotonicNs()) { timeout = min(timeout, wait) }
+            if let due = pointer.heldUpsDue {
+                let now = monotonicNs()
+                timeout = due <= now ? 0 : min(timeout, Int32((due - now) / 1_000_000) + 1)
+            }
             if let deadline = pointer.longPressDeadline {
                 let now = monotonicNs()
                 timeout = deadline <= now ? 0 : min(timeout, Int32((deadline - now) / 1_000_000) + 1)
@@ -250,6 +254,8 @@ public final class AppWindow: EditorDelegate {
 
     /// Leaves the loop, saving the package first (closing a note-taking window never loses ink).
     private func finish(save: Bool) {
+        // Held releases end strokes the user finished: they are kept, not cancelled.
+        pointer.applyPendingUps()
         view.router.cancelAll()
         if save, let error = session.saveForExit() {
             FileHandle.standardError.write(Data("quire: error: could not save \(session.path): \(error)\n".utf8))
@@ -366,15 +372,18 @@ public final class AppWindow: EditorDelegate {
         dispatcher.lastServerTime = e.serverTime
         pointer.note(e)
         let button1 = e.isTouch || e.detail == 1
+        // A press anywhere but the canvas (toolbar, page strip, bar, popup) acts on finished strokes.
+        if e.isPress, e.window != canvasWindow.id, e.window != messageWindow.id { pointer.applyPendingUps() }
         if notebook.owns(e.window) {
             if e.isPress { popup.close() }
             notebook.handlePointer(e)
             return
         }
-        if e.window == popupWindow.id, !popup.isOpen {
-            // A pen put down right after choosing an item can reach the server before the popup's
-            // window is unmapped, and its stroke is then delivered there: it is the canvas's ink.
-            guard let f = popup.closedFrame else { return }
+        // A pen put down right after choosing a popup's item, or right after the candidates bar
+        // stepped aside, can reach the server before that window is unmapped, and its stroke is
+        // then delivered there: it is the canvas's ink.
+        if (e.window == popupWindow.id && !popup.isOpen) || (e.window == barWindow.id && bar.bar == nil) {
+            guard let f = e.window == popupWindow.id ? popup.closedFrame : bar.hiddenFrame else { return }
             var c = e
             c.window = canvasWindow.id
             c.point = Point(x: e.point.x + f.x, y: e.point.y + f.y)

@@ -12,6 +12,9 @@ final class CandidateBarController {
     private(set) var bar: CandidateBar?
     /// Where the bar window is, canvas pixels (nil: hidden).
     private(set) var frame: Rect?
+    /// Where the bar stood when it last hid (canvas pixels): the server may still deliver a pen
+    /// there until it has unmapped the window, and that input is the canvas's.
+    private(set) var hiddenFrame: Rect?
     /// Something the bar shows may have changed.
     var dirty = true
     private var transform: Transform?
@@ -100,6 +103,7 @@ final class CandidateBarController {
             if let old = frame { view.repaint(old, margin: 1) }
         }
         if frame == nil { window.showRaised() }
+        hiddenFrame = nil
         keepAbove()
         let contentChanged = newBar != bar
         bar = newBar
@@ -117,6 +121,7 @@ final class CandidateBarController {
         guard let old = frame else { return }
         window.hide()
         view.repaint(old, margin: 1)
+        hiddenFrame = old
         frame = nil
         bar = nil
         pressed = nil

@@ -62,6 +62,10 @@ public final class InputRouter {
     public var onError: ((String) -> Void)?
 
     private struct Touch { var x: Double; var y: Double; var rejected: Bool; var inEditor: Bool }
+    /// A pen's or mouse's stroke down in the editor; `released` once its release is held back.
+    private struct PenStroke { var id: Int; var released = false }
+    /// Per device, its strokes down in the editor, oldest first.
+    private var strokes: [Int: [PenStroke]] = [:]
     private var touches: [Int: Touch] = [:]
     private var pinch: (distance: Double, mid: Point)?
     /// Where the current two-finger gesture began (midpoint, finger distance) and where it is now.
@@ -114,10 +118,12 @@ public final class InputRouter {
     }
 
     private func handlePointer(_ e: InputEvent) -> Bool {
-        let id = Self.pointerId(device: e.device, touchId: nil)
         let type = Self.pointerType(e.kind)
         let f = e.kind == .mouse ? 0.5 : e.pressure
-        let down = editor.activePointerIds.contains(id)
+        // Strokes the editor dropped on its own (a page change cancels pointers) are gone here too.
+        let active = editor.activePointerIds
+        strokes[e.device]?.removeAll { !active.contains($0.id) }
+        let current = strokes[e.device]?.last
         switch e.phase {
         case .hover:
             return false
@@ -126,16 +132,48 @@ public final class InputRouter {
                 palm.pensDown.insert(e.device)
                 cancelTouches()  // the palm landed before the pen
             }
-            if down { call { try editor.pointerCancel(pointerId: id) } }
-            return call { try editor.pointerDown(x: e.x, y: e.y, t: e.time, f: f, type: type, pointerId: id) }
+            // A press while the device's stroke is down and its release was never seen: the
+            // release was lost, the stroke goes. A stroke whose release is held stays down.
+            if let c = current, !c.released {
+                call { try editor.pointerCancel(pointerId: c.id) }
+                strokes[e.device]?.removeLast()
+            }
+            let id = freePointerId(device: e.device)
+            guard call({ try editor.pointerDown(x: e.x, y: e.y, t: e.time, f: f, type: type, pointerId: id) }) else { return false }
+            strokes[e.device, default: []].append(PenStroke(id: id))
+            return true
         case .move:
-            guard down else { return false }
-            return call { try editor.pointerMove(x: e.x, y: e.y, t: e.time, f: f, type: type, pointerId: id) }
+            guard let c = current, !c.released else { return false }
+            return call { try editor.pointerMove(x: e.x, y: e.y, t: e.time, f: f, type: type, pointerId: c.id) }
         case .up:
             palm.pensDown.remove(e.device)
-            guard down else { return false }
-            return call { try editor.pointerUp(x: e.x, y: e.y, t: e.time, f: f, type: type, pointerId: id) }
+            // The release ends the device's oldest stroke whose release was held, else its only one.
+            guard let list = strokes[e.device], let k = list.firstIndex(where: \.released) ?? (list.isEmpty ? nil : list.count - 1) else { return false }
+            strokes[e.device]?.remove(at: k)
+            return call { try editor.pointerUp(x: e.x, y: e.y, t: e.time, f: f, type: type, pointerId: list[k].id) }
         }
+    }
+
+    /// The device's release came and is held back (see `PointerController`): its stroke stays down
+    /// in the editor while the device's next stroke begins under another pointer id.
+    public func releaseHeld(device: Int) {
+        guard var list = strokes[device], let c = list.last, !c.released else { return }
+        list[list.count - 1].released = true
+        strokes[device] = list
+    }
+
+    /// The editor pointer id of the device's stroke being written (the newest), if any.
+    public func currentPointerId(device: Int) -> Int? {
+        strokes[device]?.last.map(\.id)
+    }
+
+    /// The device's own id for its first stroke (what `pointerId(device:touchId:)` names); one
+    /// beside it for a stroke begun while an earlier one's release is held.
+    private func freePointerId(device: Int) -> Int {
+        let taken = Set(editor.activePointerIds)
+        var k = 0
+        while taken.contains(device + (k << 40)) { k += 1 }
+        return device + (k << 40)
     }
 
     private func handleTouch(_ e: InputEvent) -> Bool {
@@ -242,6 +280,10 @@ public final class InputRouter {
     /// A device went away (unplugged, disabled) or stopped reporting: its strokes are cancelled.
     public func deviceLost(_ device: Int) {
         palm.pensDown.remove(device)
+        let active = editor.activePointerIds
+        for c in strokes.removeValue(forKey: device) ?? [] where active.contains(c.id) {
+            call { try editor.pointerCancel(pointerId: c.id) }
+        }
         let id = Self.pointerId(device: device, touchId: nil)
         if editor.activePointerIds.contains(id) { call { try editor.pointerCancel(pointerId: id) } }
     }
@@ -251,6 +293,7 @@ public final class InputRouter {
         cancelTouches()
         touches = [:]
         palm.pensDown = []
+        strokes = [:]
         for id in editor.activePointerIds { call { try editor.pointerCancel(pointerId: id) } }
     }
 

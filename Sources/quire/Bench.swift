@@ -86,6 +86,13 @@ struct BenchEditor: ParsableCommand {
     @Option var strokes = 10_000
     @Option(help: "The filled page: grid (few tall blocks) or latency (the page of scripts/bench-latency, ~1,700 blocks).")
     var layout = Layout.grid
+    /// `rows`: short strokes in one row part way down the page; `window`: what scripts/bench-latency's
+    /// window test writes (strokes of 50 points 12 pixels apart, in rows 45 pixels apart from the
+    /// top), on the page reopened as the app opens it (every unread block waiting for recognition):
+    /// a pen-up that grows a block pushes the whole page below it.
+    enum Pen: String, ExpressibleByArgument, CaseIterable { case rows, window }
+    @Option(help: "The pen strokes timed: rows (short strokes in one row) or window (long strokes at the top of the page, which push the page below, with every block waiting for recognition).")
+    var pen = Pen.rows
 
     func run() throws {
         try runReporting {
@@ -119,17 +126,38 @@ struct BenchEditor: ParsableCommand {
                 editor.recognizer = recognizer
                 print(String(format: "fill (quire new --fill-strokes %d): %.0f ms", strokes, fillMs))
             }
+            if pen == .window {
+                // Attached again, as the app opens the saved page: every unread block is queued.
+                try editor.setPart(nil)
+                try editor.setPart(part)
+            }
+            let lowest = { part.model.root.childIds.compactMap { part.model.blocks[$0]?.box.maxY }.max() ?? 0 }
+            let bottomBefore = lowest()
             // Pen strokes over the filled page; the pen-up runs block flow (a block that grows pushes
             // those below it, with all their ink).
-            var down: [(wall: Double, cpu: Double)] = [], move = down, up = down
+            var down: [(wall: Double, cpu: Double)] = [], move = down, up = down, pushing = down
             for r in 0..<200 {
-                let x = Double(r % 20) * 60 + 20, y = 300.0
+                // The down at point 0, moves, the up at point `last`.
+                let x: Double, y: Double, last: Int
+                let point: (Int) -> (x: Double, y: Double)
+                switch pen {
+                case .rows:
+                    x = Double(r % 20) * 60 + 20; y = 300; last = 50
+                    point = { k in (x + Double(k) * 0.5, k == last ? y : y + Double(k % 5)) }
+                case .window:
+                    x = 60; y = 120 + Double(r % 8) * 45; last = 49
+                    point = { k in (x + Double(k) * 12, y + sin(Double(k) / 2) * 8) }
+                }
                 down.append(try timed { try editor.pointerDown(x: x, y: y, t: -1, f: 0.5, type: .pen, pointerId: 7) })
-                for k in 1..<50 { move.append(try timed { try editor.pointerMove(x: x + Double(k) * 0.5, y: y + Double(k % 5), t: -1, f: 0.5, type: .pen, pointerId: 7) }) }
-                up.append(try timed { try editor.pointerUp(x: x + 25, y: y, t: -1, f: 0.5, type: .pen, pointerId: 7) })
+                for k in 1..<last { let p = point(k); move.append(try timed { try editor.pointerMove(x: p.x, y: p.y, t: -1, f: 0.5, type: .pen, pointerId: 7) }) }
+                let end = point(last)
+                let before = lowest()
+                up.append(try timed { try editor.pointerUp(x: end.x, y: end.y, t: -1, f: 0.5, type: .pen, pointerId: 7) })
+                if lowest() > before { pushing.append(up[up.count - 1]) }
             }
             let blocks = part.model.root.childIds.count
-            print("part: \(part.model.strokes.count) strokes, \(part.model.pointCount) points, \(blocks) blocks")
+            print("part: \(part.model.strokes.count) strokes, \(part.model.pointCount) points, \(blocks) blocks; "
+                  + String(format: "the lowest block moved %.0f mm", lowest() - bottomBefore))
             func line(_ name: String, _ xs: [(wall: Double, cpu: Double)]) {
                 let w = xs.map(\.wall), c = xs.map(\.cpu)
                 print(name + String(format: " p50 %.1f us, p95 %.1f us, p99 %.1f us, max %.1f us; thread CPU p50 %.1f us, p99 %.1f us, max %.1f us (%d events)",
@@ -140,6 +168,7 @@ struct BenchEditor: ParsableCommand {
             line("  down:", down)
             line("  move:", move)
             line("  up:  ", up)
+            if !pushing.isEmpty { line("  up that pushed the page below:", pushing) }
         }
     }
 }

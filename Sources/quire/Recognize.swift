@@ -116,7 +116,8 @@ struct RecognizeCommand: ParsableCommand {
         try runReporting {
             if mathFlags.math {
                 guard jsonl else { throw QuireError(.invalidArgument, "--math reads JSON-lines expressions: give --jsonl (a package's Math blocks are read as math without it)") }
-                try RecognizeMath.samples(path: file, limit: limit, json: json, recognizer: try mathFlags.recognizer())
+                try RecognizeMath.samples(path: file, limit: limit, json: json, recognizer: try mathFlags.recognizer(),
+                                           segments: mathFlags.segments)
                 return
             }
             let adapter = try flags.adapter()

@@ -22,6 +22,8 @@ struct MathFlags: ParsableArguments {
     @Option(name: .customLong("math-second-model"), help: "Second math weights read beside the first (an ensemble; default: \(MathRecognizer.secondFileName) beside the first weights, when it exists).")
     var secondModel: String?
     @Flag(name: .customLong("no-math-ensemble"), help: "Read with the first weights only.") var noEnsemble = false
+    @Flag(name: .customLong("math-segments"), help: "With --jsonl --json: add each symbol's class and strokes (\"symbols\") and every stroke group the segmenter scored (\"hypotheses\": strokes, best class, score; the sample read as one line).")
+    var segments = false
 
     /// The editor's adapter over the weights of `--math-model` or the bundled ones (loaded now).
     func adapter() throws -> MathRecognizerAdapter {
@@ -100,7 +102,7 @@ enum RecognizeMath {
 
     /// One line per sample: JSON (`{"id","latex","mathml","text","value","candidates","ms"}`) or
     /// `ok`/`ERR`, the reference and the reading.
-    static func samples(path: String, limit: Int?, json: Bool, recognizer: MathRecognizer) throws {
+    static func samples(path: String, limit: Int?, json: Bool, recognizer: MathRecognizer, segments: Bool = false) throws {
         let samples = try MathSample.read(path: path, limit: limit ?? .max)
         var ok = 0
         for s in samples {
@@ -110,13 +112,24 @@ enum RecognizeMath {
                 let nodes = o.expressions.map(\.node)
                 // The solver's result: of the last line that asks for one (`=` at the end, `?`).
                 let value = MathSolver.solve(lines: nodes).last { $0.result != nil }?.result?.plainText
-                print(try JSONValue.object([
+                var fields: [String: JSONValue] = [
                     "id": .string(s.id), "latex": .string(o.latex),
                     "mathml": nodes.isEmpty ? .null : .string(MathNode.mathML(lines: nodes)),
                     "text": nodes.isEmpty ? .null : .string(nodes.map(\.plainText).joined(separator: "\n")),
                     "value": value.map(JSONValue.string) ?? .null,
                     "candidates": .array(o.candidates.map(JSONValue.string)), "ms": .number((o.ms * 100).rounded() / 100),
-                ]).serialized())
+                ]
+                if segments {
+                    // Each symbol's class and strokes (indices into the sample's), so a wrong grouping shows.
+                    fields["symbols"] = .array(o.expressions.flatMap(\.symbols).map {
+                        .object(["label": .string($0.label), "strokes": .array($0.strokeIndices.map { .number(Double($0)) })])
+                    })
+                    fields["hypotheses"] = .array(recognizer.hypothesisScores(strokes: s.strokes).map {
+                        .object(["strokes": .array($0.strokeIndices.map { .number(Double($0)) }), "label": .string($0.label),
+                                 "score": .number($0.score.isFinite ? ($0.score * 1000).rounded() / 1000 : -1e9)])
+                    })
+                }
+                print(try JSONValue.object(fields).serialized())
             } else {
                 print("\(o.exact ? "ok " : "ERR") \(s.id)  \(s.latex)  ->  \(o.latex)")
             }

@@ -54,4 +54,19 @@ struct EditorWindow {
         if app.isRunning { app.kill() }
         server.stop()
     }
+
+    /// The strokes of the saved package, from `quire export --format json` (every block's).
+    func exportedStrokes() throws -> [[String: Any]] {
+        let json = try runTool(try quireBinary().path, ["export", file, "--format", "json"])
+        try #require(json.exit == .exited(0), "quire export: \(json.output)")
+        var strokes: [[String: Any]] = []
+        func walk(_ v: Any) {
+            if let o = v as? [String: Any] {
+                if let ss = o["strokes"] as? [[String: Any]] { strokes += ss }
+                o.values.forEach(walk)
+            } else if let a = v as? [Any] { a.forEach(walk) }
+        }
+        walk(try JSONSerialization.jsonObject(with: Data(json.output.utf8)))
+        return strokes
+    }
 }

@@ -43,16 +43,7 @@ struct PopupRaceWindowTests {
 
         x.sendDeleteWindow(ready.window)
         #expect(app.waitForExit(timeout: 30) == .exited(0), "stderr: \(app.stderr)")
-        let json = try runTool(try quireBinary().path, ["export", w.file, "--format", "json"])
-        try #require(json.exit == .exited(0), "quire export: \(json.output)")
-        var strokes: [[String: Any]] = []
-        func walk(_ v: Any) {
-            if let o = v as? [String: Any] {
-                if let ss = o["strokes"] as? [[String: Any]] { strokes += ss }
-                o.values.forEach(walk)
-            } else if let a = v as? [Any] { a.forEach(walk) }
-        }
-        walk(try JSONSerialization.jsonObject(with: Data(json.output.utf8)))
+        let strokes = try w.exportedStrokes()
         #expect(strokes.count == 1, "strokes: \(strokes.count)")
         #expect(strokes.first?["color"] as? String == "#c62828", "colour: \(String(describing: strokes.first?["color"]))")
         let xs = (strokes.first?["x"] as? [Double]) ?? []

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import InkRender
 @testable import Quire
 @testable import QuireApp
 
@@ -65,5 +66,24 @@ import Testing
         send(.buttonRelease, inParagraph)
         pointer.applyPendingUps()
         #expect(bar.activeBlockId == paragraph.id)
+    }
+
+    /// Where the bar stood when it hid is kept until it shows again: a pen the server delivers to
+    /// its window meanwhile is the canvas's ink there (`AppWindow.handlePointer`).
+    @Test func theBarRemembersWhereItStoodWhenItHid() throws {
+        let s = try NotebookSession()
+        let bar = CandidateBarController(view: s.view, window: ImageWindow(width: 800, height: 40), tracer: Tracer())
+        try s.view.attach(canvas: ImageWindow(width: 800, height: 600), highlight: try CairoSurface(width: 800, height: 600), width: 800, height: 600)
+        let block = try s.editor.typeText("a few typed words", into: nil)
+        bar.follow(block)
+        bar.update()
+        let shown = try #require(bar.frame, "the bar did not show over typed words")
+        #expect(bar.hiddenFrame == nil)
+        s.editor.scroll(by: Point(x: 0, y: 5000))
+        bar.update()
+        #expect(bar.frame == nil && bar.hiddenFrame == shown)
+        s.editor.scroll(by: Point(x: 0, y: -5000))
+        bar.update()
+        #expect(bar.frame == shown && bar.hiddenFrame == nil)
     }
 }

@@ -202,4 +202,36 @@ import QuireTools
         #expect(f.editor.flow.lastExamined < 20, "examined \(f.editor.flow.lastExamined) of \(m.root.childIds.count) blocks")
         #expect(m.root.childIds.compactMap { m.blocks[$0] }.map(\.box) == before)
     }
+
+    /// A block at the top of a full page growing pushes every block below it: each is checked
+    /// against the boxes beside it, not against every block pushed before it nor every block a
+    /// box's height above it (a tall block on the page makes that height large).
+    @Test func pushingTheWholePageCostsTheBlocksMovedTimesTheirNeighbours() throws {
+        // Two thirds of a page's blocks are in its left column, packed: all of those move.
+        let m = try page(3_000)
+        var root = m.root
+        let tall = m.makeBlockId()
+        m.setBlock(BlockData(id: tall, type: "Text", box: Rect(x: 5, y: 30_000, width: 40, height: 400), parentId: m.rootId))
+        root.childIds.append(tall)
+        m.setBlock(root)
+        let flow = BlockFlow()
+        _ = flow.place(model: m, gap: 4)
+        var first = try #require(m.blocks[root.childIds[0]])
+        first.box.width = 200
+        first.box.height += 30
+        m.setBlock(first)
+        let expected = full(m, gap: 4)
+        let got = flow.place(model: m, gap: 4)
+        #expect(targets(got.changes) == expected.boxes)
+        #expect(got.moved.map(\.id) == expected.moved)
+        #expect(got.moved.count >= 2_000, "the whole page moved (\(got.moved.count) blocks)")
+        #expect(flow.lastExamined < 8 * got.moved.count, "examined \(flow.lastExamined) for \(got.moved.count) blocks moved")
+        // The index takes the moves in at once, not one shift of the page's entries per block.
+        apply(got.changes, to: m)
+        flow.index.sync(m)
+        #expect(flow.index.shifted <= m.root.childIds.count, "\(flow.index.shifted) entries shifted")
+        let fresh = BlockIndex()
+        fresh.sync(m)
+        #expect(flow.index.entries.map(\.id) == fresh.entries.map(\.id))
+    }
 }
