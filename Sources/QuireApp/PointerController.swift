@@ -91,6 +91,9 @@ final class PointerController {
             swallowed.insert(key)
             return
         }
+        // Another button (the context menu, the wheel's scroll and zoom) acts on finished strokes:
+        // a held release would keep a pointer down, and its point is in the view as it is now.
+        if e.phase == .buttonPress, e.detail != 1 { applyPendingUps() }
         var phase: InputEvent.Phase
         switch e.phase {
         case .buttonPress, .buttonRelease:

@@ -11,21 +11,22 @@ import Testing
     private final class Rig {
         let s: NotebookSession
         let pointer: PointerController
+        let popup: PopupController
         let pen = InputDevice(id: 11, name: "pen", kind: .pen)
         let eraser = InputDevice(id: 12, name: "eraser", kind: .eraser)
 
         init() throws {
             s = try NotebookSession()
             let bar = CandidateBarController(view: s.view, window: ImageWindow(width: 800, height: 40), tracer: Tracer())
-            let popup = PopupController(view: s.view, window: ImageWindow(width: 300, height: 300), tracer: Tracer())
+            popup = PopupController(view: s.view, window: ImageWindow(width: 300, height: 300), tracer: Tracer())
             pointer = PointerController(view: s.view, dispatcher: s.dispatcher, bar: bar, popup: popup, latency: LatencyRecorder())
         }
 
         var editor: Editor { s.editor }
         var strokeCount: Int { editor.part?.model.strokes.count ?? -1 }
 
-        func send(_ phase: PointerInput.Phase, _ p: Point, device: InputDevice? = nil) {
-            pointer.handle(PointerInput(phase: phase, window: 1, device: device ?? pen, detail: 1, point: p, ctrl: false,
+        func send(_ phase: PointerInput.Phase, _ p: Point, device: InputDevice? = nil, button: Int = 1) {
+            pointer.handle(PointerInput(phase: phase, window: 1, device: device ?? pen, detail: button, point: p, ctrl: false,
                                         serverTime: 0, pressure: nil, received: 0), at: p)
         }
 
@@ -102,6 +103,16 @@ import Testing
         r.stroke(x: 100, y: 100)
         r.send(.buttonPress, Point(x: 300, y: 300), device: r.eraser)
         #expect(r.strokeCount == 1 && !r.pointer.hasHeldUps)
+    }
+
+    @Test func theRightButtonRightAfterAStrokeOpensTheMenuOnFinishedInk() throws {
+        let r = try Rig()
+        r.stroke(x: 100, y: 100)
+        // Pressed before the pen was 10 ms in the air: the held release goes first, so no pointer
+        // is down and the context menu opens.
+        r.send(.buttonPress, Point(x: 115, y: 104), button: 3)
+        #expect(r.strokeCount == 1 && !r.pointer.hasHeldUps)
+        #expect(r.popup.isOpen, "the context menu did not open over the stroke just written")
     }
 
     @Test func aDeviceGoingAwayKeepsConfirmedStrokesAndCancelsTheLastOne() throws {
