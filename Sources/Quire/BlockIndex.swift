@@ -169,17 +169,21 @@ final class BlockIndex {
         return (gone, added)
     }
 
+    /// The entry child `id` has in the model now: `.some(nil)` when it is no longer a child, nil
+    /// when its box cannot be indexed (not finite).
+    private func entryNow(_ id: String, _ m: PartModel) -> Entry?? {
+        guard let rank = ranks[id], let b = m.blocks[id] else { return .some(nil) }
+        guard b.box.y.isFinite, b.box.x.isFinite, b.box.height.isFinite else { return nil }
+        return .some(Entry(box: b.box, rank: rank, id: id))
+    }
+
     /// Re-reads child `id` (or its absence); false when it cannot be indexed.
     private func refresh(_ id: String, _ m: PartModel) -> Bool {
         // Touched even when it is back where the index had it: in between, a flow may have moved
         // it and an undo put it back, and the flow must compare it with where it left it.
         touched.insert(id)
         let old = indexed[id]
-        var new: Entry?
-        if let rank = ranks[id], let b = m.blocks[id] {
-            guard b.box.y.isFinite, b.box.x.isFinite, b.box.height.isFinite else { return false }
-            new = Entry(box: b.box, rank: rank, id: id)
-        }
+        guard let new = entryNow(id, m) else { return false }
         if old?.box == new?.box && old?.rank == new?.rank { return true }
         if let old {
             let p = position(of: old)
@@ -205,11 +209,7 @@ final class BlockIndex {
         for id in ids {
             touched.insert(id)
             let old = indexed[id]
-            var new: Entry?
-            if let rank = ranks[id], let b = m.blocks[id] {
-                guard b.box.y.isFinite, b.box.x.isFinite, b.box.height.isFinite else { return false }
-                new = Entry(box: b.box, rank: rank, id: id)
-            }
+            guard let new = entryNow(id, m) else { return false }
             if old?.box == new?.box && old?.rank == new?.rank { continue }
             updates.append((old.map(position(of:)), new))
             indexed[id] = new
