@@ -1,9 +1,8 @@
 import Foundation
 import InkModel
 
-/// Runs recognition jobs on one background thread, at a lower OS priority than the input
-/// (`BackgroundThread`), and keeps their results until the editor's thread applies them (the
-/// model is never touched off that thread).
+/// Runs recognition jobs on one background queue and keeps their results until the editor's
+/// thread applies them (the model is never touched off that thread).
 final class RecognitionQueue: @unchecked Sendable {
     struct Result {
         var blockId: String; var version: String
@@ -14,7 +13,7 @@ final class RecognitionQueue: @unchecked Sendable {
         /// Block properties a `BlockPropertiesRecognizer` set beside the words.
         var properties: [String: String] = [:]
     }
-    private let worker = BackgroundThread(name: "quire.recognition")
+    private let queue = DispatchQueue(label: "quire.recognition", qos: .userInitiated)
     private let group = DispatchGroup()
     private let lock = NSLock()
     private var results: [Result] = []
@@ -31,8 +30,6 @@ final class RecognitionQueue: @unchecked Sendable {
         set { lock.withLock { onResultStorage = newValue } }
     }
 
-    deinit { worker.stop() }
-
     /// Readings asked for since this queue was made (tests count them).
     var submitted: Int { lock.withLock { submissions } }
 
@@ -44,7 +41,7 @@ final class RecognitionQueue: @unchecked Sendable {
             return (generation, submissions)
         }
         group.enter()
-        worker.async { [self] in
+        queue.async { [self] in
             defer { group.leave() }
             let superseded = lock.withLock { latest[req.blockId] != n }
             var r = Result(blockId: req.blockId, version: version, origin: origin, words: nil, error: nil, code: nil)

@@ -3,35 +3,21 @@ import Testing
 import InkModel
 @testable import Quire
 
-/// Holds every reading until `open()`, then labels each stroke as `CountingRecognizer` does; it
-/// also notes the niceness of the thread it ran on.
+/// Holds every reading until `open()`, then labels each stroke as `CountingRecognizer` does.
 final class GatedRecognizer: InkRecognizer, @unchecked Sendable {
     private let condition = NSCondition()
     private var isOpen = false
-    private var nices: [Int] = []
 
     func open() { condition.lock(); isOpen = true; condition.broadcast(); condition.unlock() }
-    var niceness: [Int] { condition.lock(); defer { condition.unlock() }; return nices }
 
     func recognize(_ r: RecognitionRequest) throws -> [RecognizedWord] {
-        let nice = threadNiceness()
         condition.lock()
-        nices.append(nice ?? -100)
         while !isOpen { condition.wait() }
         condition.unlock()
         return r.strokes.enumerated().map { i, s in
             RecognizedWord(label: "w\(i)", candidates: [Candidate(label: "w\(i)", score: 0.9)], box: s.bounds, strokeIds: [s.id])
         }
     }
-}
-
-/// The calling thread's niceness: field 19 of /proc/thread-self/stat (/proc/self/task/TID/stat),
-/// counted after the command name's closing parenthesis (a name may hold spaces).
-func threadNiceness() -> Int? {
-    guard let stat = try? String(contentsOfFile: "/proc/thread-self/stat", encoding: .utf8),
-          let close = stat.range(of: ")", options: .backwards) else { return nil }
-    let fields = stat[close.upperBound...].split(separator: " ")
-    return fields.count > 16 ? Int(fields[16]) : nil
 }
 
 @Suite struct RecognitionWorkerTests {
@@ -59,17 +45,5 @@ func threadNiceness() -> Int? {
         #expect(words.map(\.label) == ["w0"])
         let box = try #require(words.first?.box)
         #expect(abs(box.y - ink.bounds.y) < 0.01 && abs(box.x - ink.bounds.x) < 0.01, "the word is on the ink where it is now: \(box) vs \(ink.bounds)")
-    }
-
-    /// Recognition runs below the input thread's OS priority, so it never takes a core the pen needs.
-    @Test func theWorkerRunsAtALowerPriority() throws {
-        let gate = GatedRecognizer()
-        gate.open()
-        let f = try Fixture(recognizer: gate)
-        try f.write(x: 100, y: 100)
-        try f.editor.waitForIdle()
-        let caller = try #require(threadNiceness())
-        let worker = try #require(gate.niceness.first)
-        #expect(worker >= max(caller, Int(BackgroundThread.niceness)), "worker nice \(worker), caller \(caller)")
     }
 }
