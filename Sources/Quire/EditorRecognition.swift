@@ -85,13 +85,16 @@ extension Editor {
         guard let m = attached?.model else { _ = recognition.drain(); return }
         var changed: [String] = []
         var dirty = Rect.zero
-        for r in recognition.drain() {
+        let results = recognition.drain()
+        for r in results {
             guard var b = m.blocks[r.blockId] else { continue }
             let now = Self.inkVersion(recognitionInk(r.blockId, model: m))
             guard now.version == r.version else {
-                // Read from ink that changed since: the change asked for a new reading, unless the
-                // ink only moved with properties that cannot follow it (below).
-                if !recognition.isPending(r.blockId) { scheduleRecognition(blockId: r.blockId) }
+                // Read from ink that changed since: the change asked for a new reading (it may be
+                // in this very batch), unless the ink only moved with properties that cannot
+                // follow it (below).
+                let current = results.contains { $0.blockId == r.blockId && $0.version == now.version }
+                if !current && !recognition.isPending(r.blockId) { scheduleRecognition(blockId: r.blockId) }
                 continue
             }
             if var words = r.words?.map(Self.sanitized) {
@@ -171,8 +174,13 @@ extension Editor {
         guard callbackDepth == 0 else {
             throw QuireError(.busy, "waitForIdle() cannot be called from inside an editor delegate callback")
         }
-        recognition.waitIdle()
-        processPendingResults()
+        // Applying results may ask again (a Math block that moved while it was read): wait for
+        // those too, a few rounds at most.
+        for _ in 0 ..< 4 {
+            recognition.waitIdle()
+            processPendingResults()
+            if recognition.isIdle { break }
+        }
     }
 
     /// Replaces the ink of a block (nil = every Text and Math block of the part) by typeset text
