@@ -54,6 +54,27 @@ struct HarnessTests {
         #expect(block.u32(at: 16 + 4 * 8 + 4) == 0x407F_4000)       // high word of 500.0
     }
 
+    /// Test suites open and close clients on many threads at once. libXi frees its record when its
+    /// last display closes, under the feet of a thread registering a display (the pin in
+    /// `XClient.swift`): without the pin this test dies of a null read or a heap corruption.
+    @Test func clientsOpenAndCloseOnManyThreadsAtOnce() throws {
+        let server = try XServer.xvfb(width: 320, height: 240)
+        defer { server.stop() }
+        let failures = XErrorLog(), display = server.display
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<400 {
+                do {
+                    let client = try XClient(display: display)
+                    if client.xiOpcode < 0 { failures.record(1, 0) }
+                    client.close()
+                } catch {
+                    failures.record(2, 0)
+                }
+            }
+        }
+        #expect(failures.take().isEmpty, "every client opened and had XInput")
+    }
+
     @Test func xvfbStartsCapturesAndStopsClean() throws {
         let server = try XServer.xvfb(width: 640, height: 480)
         defer { server.stop() }

@@ -9,10 +9,27 @@ private let xlibThreads: Void = { _ = XInitThreads() }()
 
 /// libXtst and libXi create their per-process extension record on the first call that needs it,
 /// without a lock: two test threads doing that at once lose one record (LeakSanitizer reported
-/// the lost `XextCreateExtension` block) and can then dereference a null pointer in libXext (a
-/// CI run crashed so). Every client touches both extensions under this lock as it opens, so the
-/// records exist before any test sends a fake key or selects XI2 events.
+/// the lost `XextCreateExtension` block). Every client touches both extensions under this lock as
+/// it opens, so the records exist before any test sends a fake key or selects XI2 events.
 private let extensionRecords = NSLock()
+
+/// libXi also destroys its record (and sets it to null) when the last display using XInput
+/// closes, while another thread may be between its null check and `XextAddDisplay`: two CI runs
+/// crashed so, reading through a null record. This connection takes XInput and XTest once, under
+/// `extensionRecords`, before any other client does, and is never closed, so the count of XInput
+/// displays never falls to zero again. It outlives its server harmlessly: nothing reads from it.
+nonisolated(unsafe) private var extensionPin: OpaquePointer?
+
+private func pinExtensionRecords(display name: String) {
+    guard extensionPin == nil, let d = XOpenDisplay(name) else { return }
+    XSetIOErrorExitHandler(d, { _, _ in }, nil)
+    var event: Int32 = 0, error: Int32 = 0, opcode: Int32 = 0, major: Int32 = 2, minor: Int32 = 2
+    if XQueryExtension(d, "XInputExtension", &opcode, &event, &error) != 0 {
+        _ = XIQueryVersion(d, &major, &minor)
+    }
+    _ = XTestQueryExtension(d, &event, &error, &major, &minor)
+    extensionPin = d
+}
 
 /// X errors are expected in tests (a window that went away, a capture outside the screen):
 /// record them instead of letting Xlib's default handler exit the test runner.
@@ -105,6 +122,7 @@ final class XClient {
         XSetIOErrorExitHandler(d, { _, _ in }, nil)
         extensionRecords.lock()
         defer { extensionRecords.unlock() }
+        pinExtensionRecords(display: name)
         var event: Int32 = 0, error: Int32 = 0, opcode: Int32 = 0
         if XQueryExtension(d, "XInputExtension", &opcode, &event, &error) != 0 {
             var major: Int32 = 2, minor: Int32 = 2
