@@ -43,10 +43,23 @@ public final class MathRecognizer: Sendable {
     public let variants: [MathInkVariant]
     /// How the readings of one hypothesis (variants, networks) are combined.
     public let combination: MathScoreCombination
-    /// The default `variants`, chosen on composed validation expressions (docs/MATH-MODEL.md).
+    /// The default `variants`, chosen on composed validation expressions (docs/MATH-EXPERIMENTS.md).
     public static let defaultVariants: [MathInkVariant] = []
     /// The default `combination`.
     public static let defaultCombination = MathScoreCombination.meanLog
+    /// The glyph image network (`GlyphNetwork`), whose log-probabilities, times `glyphWeight`, are
+    /// added to every hypothesis's class scores; nil: the sequence network alone.
+    public let glyphNetwork: GlyphNetwork?
+    /// Weight of the glyph network's log-probabilities against the sequence network's scores.
+    public let glyphWeight: Double
+    /// The default `glyphWeight`, chosen on composed validation expressions (docs/MATH-MODEL.md).
+    public static let defaultGlyphWeight = 0.25
+    /// Weight of the glyph network's doubt that a group of several strokes is one symbol: such a
+    /// group's scores gain this times log(1 - P(not one symbol)), so a digit with the dot beside it
+    /// loses to the two apart. 0: the partition uses the sequence network alone.
+    public let glyphJunkWeight: Double
+    /// The default `glyphJunkWeight`.
+    public static let defaultGlyphJunkWeight = 0.0
 
     let junkClass: Int
     let symbolClasses: [Int]
@@ -56,7 +69,9 @@ public final class MathRecognizer: Sendable {
     public init(model: RecognitionModel, groupPenalty: Double = MathSegmenter.defaultGroupPenalty,
                 maxCandidates: Int = 5, maxStrokesPerLine: Int = 400, pruneHypotheses: Bool = true,
                 contextWeight: Double = defaultContextWeight, secondModel: RecognitionModel? = nil,
-                variants: [MathInkVariant] = defaultVariants, combination: MathScoreCombination = defaultCombination) throws {
+                variants: [MathInkVariant] = defaultVariants, combination: MathScoreCombination = defaultCombination,
+                glyphNetwork: GlyphNetwork? = nil, glyphWeight: Double = defaultGlyphWeight,
+                glyphJunkWeight: Double = defaultGlyphJunkWeight) throws {
         guard let junk = model.charset.firstIndex(of: MathSymbols.junk) else {
             throw MathRecognizerError.notAMathModel("no \"\(MathSymbols.junk)\" class")
         }
@@ -66,7 +81,13 @@ public final class MathRecognizer: Sendable {
         if let secondModel, !secondModel.isCompatible(with: model) {
             throw MathRecognizerError.notAMathModel("the second network's alphabet or preprocessing differs from the first's")
         }
+        if let glyphNetwork, !glyphNetwork.isCompatible(with: model) {
+            throw MathRecognizerError.notAMathModel("the glyph network's classes differ from the sequence network's")
+        }
         self.secondModel = secondModel
+        self.glyphNetwork = glyphNetwork
+        self.glyphWeight = glyphWeight.isFinite ? max(0, glyphWeight) : 0
+        self.glyphJunkWeight = glyphJunkWeight.isFinite ? max(0, glyphJunkWeight) : 0
         self.variants = variants.filter { !$0.isIdentity }
         self.combination = combination
         self.model = model
@@ -79,11 +100,20 @@ public final class MathRecognizer: Sendable {
         symbolClasses = Array(1 ... model.charset.count).filter { $0 != junk + 1 }
     }
 
-    /// Loads weights from a file (`RecognitionModelError` for unreadable or corrupt files), and the
-    /// second network of the ensemble from `secondModelURL(beside:)` when that file exists.
+    /// Loads weights from a file (`RecognitionModelError` for unreadable or corrupt files), the
+    /// second network of the ensemble from `secondModelURL(beside:)` and the glyph network from
+    /// `glyphModelURL(beside:)` when those files exist.
     public convenience init(contentsOf url: URL) throws {
         let second = try Self.secondModelURL(beside: url).map { try RecognitionModel(contentsOf: $0) }
-        try self.init(model: try RecognitionModel(contentsOf: url), secondModel: second)
+        let glyph = try Self.glyphModelURL(beside: url).map { try GlyphNetwork(contentsOf: $0) }
+        try self.init(model: try RecognitionModel(contentsOf: url), secondModel: second, glyphNetwork: glyph)
+    }
+
+    /// The glyph network's weights beside the math weights (`GlyphNetwork.defaultFileName` in the
+    /// same folder), nil when there is none.
+    public static func glyphModelURL(beside url: URL) -> URL? {
+        let u = url.deletingLastPathComponent().appendingPathComponent(GlyphNetwork.defaultFileName)
+        return FileManager.default.fileExists(atPath: u.path) ? u : nil
     }
 
     /// File name of the ensemble's second weights (beside `quire-math.bin`; optional).
@@ -120,9 +150,23 @@ public final class MathRecognizer: Sendable {
         if index.count > maxStrokesPerLine { index = Array(index.prefix(maxStrokesPerLine)) }
         guard !index.isEmpty else { return nil }
         let strokes = index.map { all[$0].filter { $0.x.isFinite && $0.y.isFinite && abs($0.x) < 1e9 && abs($0.y) < 1e9 } }
-        let scored = scoreHypotheses(strokes)
+        var scored = scoreHypotheses(strokes)
         let chosen = MathSegmenter.bestPartition(strokeCount: strokes.count, groups: scored.groups,
                                                  scores: scored.groups.indices.map { scored.best[$0].score }, penalty: groupPenalty)
+        if let glyphNetwork, glyphWeight > 0 {
+            // Only the chosen groups: the glyph network was trained on whole symbols and on groups
+            // spanning several, never on a piece of one (a bar of an `=` reads as a confident `-`),
+            // so it decides classes, not the partition; and a dozen images cost far less than every
+            // hypothesis's.
+            for k in chosen {
+                guard let cs = scored.scores[k], let lp = glyphNetwork.logProbabilities(strokes: scored.groups[k].map { strokes[$0] }) else { continue }
+                var c = cs
+                for i in lp.indices { c[i + 1] += glyphWeight * Double(lp[i]) }
+                let r = rank(c)
+                scored.best[k] = (r.label, r.score)
+                scored.candidates[k] = r.candidates
+            }
+        }
         var symbols: [MathSymbol] = []
         var ticks: [Double?] = []
         for k in chosen {
@@ -164,6 +208,15 @@ public final class MathRecognizer: Sendable {
         var groups: [[Int]]
         var best: [(label: Character, score: Double)]
         var candidates: [[MathSymbolCandidate]]
+        /// Every class's score (index 0 the CTC blank); nil for a stroke the network could not read.
+        var scores: [[Double]?]
+    }
+
+    /// The best symbol class (never "not one symbol") and the five best as candidates.
+    func rank(_ cs: [Double]) -> (label: Character, score: Double, candidates: [MathSymbolCandidate]) {
+        let ranked = symbolClasses.sorted { (cs[$0], -$0) > (cs[$1], -$1) }
+        return (model.charset[ranked[0] - 1], max(cs[ranked[0]], -1e9),
+                ranked.prefix(5).map { MathSymbolCandidate(label: String(model.charset[$0 - 1]), score: max(cs[$0], -1e9)) })
     }
 
     /// Every hypothesis with its best symbol class and the runners-up; strokes the network could not
@@ -192,27 +245,29 @@ public final class MathRecognizer: Sendable {
                 readings[f.k].append(MathSegmenter.classScores(lp, frames: lp.count / C, classes: C))
             }
         }
-        var read = [(label: Character, score: Double, candidates: [MathSymbolCandidate])?](repeating: nil, count: hyps.count)
-        for k in hyps.indices where !readings[k].isEmpty {
-            let cs = combination.combine(readings[k])
-            let ranked = symbolClasses.sorted { (cs[$0], -$0) > (cs[$1], -$1) }
-            read[k] = (model.charset[ranked[0] - 1], max(cs[ranked[0]], -1e9),
-                       ranked.prefix(5).map { MathSymbolCandidate(label: String(model.charset[$0 - 1]), score: max(cs[$0], -1e9)) })
-        }
         // Hypothesis order, as the partition's tie-breaking expects.
-        var s = Scored(groups: [], best: [], candidates: [])
+        var s = Scored(groups: [], best: [], candidates: [], scores: [])
         var have = Set<Int>()
-        for (k, r) in read.enumerated() {
-            guard let r else { continue }
+        let glyphJunk = glyphNetwork?.charset.firstIndex(of: MathSymbols.junk)
+        for k in hyps.indices where !readings[k].isEmpty {
+            var cs = combination.combine(readings[k])
+            if hyps[k].count > 1, glyphJunkWeight > 0, let glyphNetwork, let glyphJunk,
+               let lp = glyphNetwork.logProbabilities(strokes: hyps[k].map { strokes[$0] }) {
+                let doubt = glyphJunkWeight * log(max(1e-6, 1 - exp(Double(lp[glyphJunk]))))
+                for i in cs.indices { cs[i] += doubt }
+            }
+            let r = rank(cs)
             s.groups.append(hyps[k])
             s.best.append((r.label, r.score))
             s.candidates.append(r.candidates)
+            s.scores.append(cs)
             if hyps[k].count == 1 { have.insert(hyps[k][0]) }
         }
         for i in strokes.indices where !have.contains(i) {
             s.groups.append([i])
             s.best.append((".", -50))
             s.candidates.append([MathSymbolCandidate(label: ".", score: -50)])
+            s.scores.append(nil)
         }
         return s
     }

@@ -48,7 +48,9 @@ public final class MathRecognizerAdapter: BlockPropertiesRecognizer, @unchecked 
                                         hint: " (remove it to read with \(MathRecognizer.defaultFileName) alone)")
         }
         do {
-            let r = try MathRecognizer(model: model, secondModel: second)
+            // The glyph image network when its file is there (shipped beside quire-math.bin).
+            let glyph = try MathRecognizer.glyphModelURL(beside: modelURL).map { try GlyphNetwork(contentsOf: $0) }
+            let r = try MathRecognizer(model: model, secondModel: second, glyphNetwork: glyph)
             lock.withLock { loaded = r }
             return r
         } catch {

@@ -22,6 +22,13 @@ struct MathFlags: ParsableArguments {
     @Option(name: .customLong("math-second-model"), help: "Second math weights read beside the first (an ensemble; default: \(MathRecognizer.secondFileName) beside the first weights, when it exists).")
     var secondModel: String?
     @Flag(name: .customLong("no-math-ensemble"), help: "Read with the first weights only.") var noEnsemble = false
+    @Option(name: .customLong("math-glyph-model"), help: "Glyph image network weights (default: \(GlyphNetwork.defaultFileName) beside the math weights, when it exists).")
+    var glyphModel: String?
+    @Flag(name: .customLong("no-math-glyph"), help: "Read without the glyph image network.") var noGlyph = false
+    @Option(name: .customLong("math-glyph-weight"), help: "Weight of the glyph image network's scores (default \(MathRecognizer.defaultGlyphWeight)).")
+    var glyphWeight: Double = MathRecognizer.defaultGlyphWeight
+    @Option(name: .customLong("math-glyph-junk"), help: "Weight of the glyph image network's doubt that a group of several strokes is one symbol, in segmentation (0: off; default \(MathRecognizer.defaultGlyphJunkWeight)).")
+    var glyphJunkWeight: Double = MathRecognizer.defaultGlyphJunkWeight
     @Flag(name: .customLong("math-segments"), help: "With --jsonl --json: add each symbol's class and strokes (\"symbols\") and every stroke group the segmenter scored (\"hypotheses\": strokes, best class, score; the sample read as one line).")
     var segments = false
 
@@ -63,16 +70,19 @@ struct MathFlags: ParsableArguments {
             combination = c
         }
         let secondURL = noEnsemble ? nil : secondModel.map { URL(fileURLWithPath: $0) } ?? MathRecognizer.secondModelURL(beside: url)
-        let model: RecognitionModel, second: RecognitionModel?
+        let glyphURL = noGlyph ? nil : glyphModel.map { URL(fileURLWithPath: $0) } ?? MathRecognizer.glyphModelURL(beside: url)
+        let model: RecognitionModel, second: RecognitionModel?, glyph: GlyphNetwork?
         do {
             model = try RecognitionModel(contentsOf: url)
             second = try secondURL.map { try RecognitionModel(contentsOf: $0) }
+            glyph = try glyphURL.map { try GlyphNetwork(contentsOf: $0) }
         } catch {
             throw QuireError(.resourceMissing, "math recognizer weights: \(error)")
         }
         do {
             return try MathRecognizer(model: model, pruneHypotheses: !noPruning, contextWeight: contextWeight,
-                                      secondModel: second, variants: shapes, combination: combination)
+                                      secondModel: second, variants: shapes, combination: combination,
+                                      glyphNetwork: glyph, glyphWeight: glyphWeight, glyphJunkWeight: glyphJunkWeight)
         } catch {
             throw QuireError(.resourceMissing, "math recognizer weights \(url.path): \(error)")
         }
@@ -141,8 +151,9 @@ enum RecognizeMath {
     /// (exact stroke set and class), ms p50 / p95; then the most frequent symbol confusions.
     static func evaluate(paths: [String], limit: Int?, cpuClock: Bool, errors: Int, recognizer: MathRecognizer) throws {
         let second = recognizer.secondModel.map { " + step \($0.trainingStep)" } ?? ""
+        let glyph = recognizer.glyphNetwork.map { ", glyph network step \($0.trainingStep) x \(recognizer.glyphWeight)" } ?? ", no glyph network"
         let shapes = recognizer.variants.isEmpty ? "none" : recognizer.variants.map(\.description).joined(separator: ",") + " (\(recognizer.combination.rawValue))"
-        print("math weights: training step \(recognizer.model.trainingStep)\(second), variants: \(shapes), kernels: \(RecognitionKernels.current.rawValue), clock: \(cpuClock ? "cpu" : "wall")")
+        print("math weights: training step \(recognizer.model.trainingStep)\(second)\(glyph), variants: \(shapes), kernels: \(RecognitionKernels.current.rawValue), clock: \(cpuClock ? "cpu" : "wall")")
         var tallies: [String: MathEvaluation.Tally] = [:]
         var confusions: [String: Int] = [:]
         var wrong: [(String, String)] = []

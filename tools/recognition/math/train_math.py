@@ -83,24 +83,30 @@ class MathMixer:
 
     def draw(self):
         while True:
-            if self.rng.random() < self.confusable:
-                # each class of the confusable pairs equally often, whatever its count in the data
-                lab = self.rng.choice(sorted(self.by_label))
-                st = shapes.confusable_variant(lab, self.rng.choice(self.by_label[lab]), self.rng)
-            elif self.rng.random() < self.iso_share:
-                lab, st = self.rng.choice(self.iso)
-                if lab in compose.Hand.SPLITTABLE and self.rng.random() < self.variation:
-                    st = sm.split_strokes(st, self.rng)
-                st = shapes.vary(lab, st, self.rng, self.variation * compose.Hand.shape_share)
-            else:
-                if not self.queue:
-                    self.queue = self.examples_of(next(self.stream))
-                    self.rng.shuffle(self.queue)
-                st, lab = self.queue.pop()
+            st, lab = self.draw_strokes()
             f = data.sample_features(st, True, self.rng, augment=True)
             if f is None or (len(f) + 1) // 2 < 3:
                 continue
             return f, [S.INDEX[lab]]
+
+    def draw_strokes(self):
+        """One training group as (strokes in mm, class): the mix the sequence network and the glyph
+        image network (train_glyph.py) both learn from."""
+        if self.rng.random() < self.confusable:
+            # each class of the confusable pairs equally often, whatever its count in the data
+            lab = self.rng.choice(sorted(self.by_label))
+            st = shapes.confusable_variant(lab, self.rng.choice(self.by_label[lab]), self.rng)
+        elif self.rng.random() < self.iso_share:
+            lab, st = self.rng.choice(self.iso)
+            if lab in compose.Hand.SPLITTABLE and self.rng.random() < self.variation:
+                st = sm.split_strokes(st, self.rng)
+            st = shapes.vary(lab, st, self.rng, self.variation * compose.Hand.shape_share)
+        else:
+            if not self.queue:
+                self.queue = self.examples_of(next(self.stream))
+                self.rng.shuffle(self.queue)
+            st, lab = self.queue.pop()
+        return st, lab
 
 
 def extra_isolated(kits):
