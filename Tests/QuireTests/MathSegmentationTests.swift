@@ -5,7 +5,7 @@ import Testing
 import QuireTools
 
 /// What segmentation can group and where lines and scripts begin, on ink placed by hand
-/// (millimetres, y down): cases the recognizer once read wrong (docs/MATH-MODEL.md, "Segmentation
+/// (millimetres, y down): cases the recognizer once read wrong (docs/MATH-EXPERIMENTS.md, "Segmentation
 /// and line errors").
 @Suite struct MathSegmentationTests {
     static func bar(_ x: Double, _ y: Double, _ w: Double) -> [SIMD2<Double>] { [SIMD2(x, y), SIMD2(x + w / 2, y + 0.05), SIMD2(x + w, y)] }

@@ -32,7 +32,7 @@ def main():
     ap.add_argument("--ckpt", nargs="+", default=["/work/state/quire-math/ckpt.pt"],
                     help="one checkpoint, or several of one run whose weights are averaged (the last gives "
                          "step and history): the mean of checkpoints a few thousand steps apart reads "
-                         "validation expressions better than any one of them (docs/MATH-MODEL.md)")
+                         "validation expressions better than any one of them (docs/MATH-EXPERIMENTS.md)")
     ap.add_argument("--snapshot")
     ap.add_argument("--log")
     ap.add_argument("--out")

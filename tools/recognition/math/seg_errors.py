@@ -1,4 +1,4 @@
-"""Error analysis of the Swift math recognizer's readings (docs/MATH-MODEL.md, "Segmentation and
+"""Error analysis of the Swift math recognizer's readings (docs/MATH-EXPERIMENTS.md, "Segmentation and
 line errors"). Standard library only.
 
     quire recognize --jsonl TRUTH.jsonl --math --json --math-segments > READ.jsonl

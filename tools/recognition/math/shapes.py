@@ -184,7 +184,7 @@ def vary(sym: str, strokes, rng: random.Random, p: float):
     return st
 
 
-# Pairs the Swift recognizer confuses on validation writers (docs/MATH-MODEL.md, step 35,740): a
+# Pairs the Swift recognizer confuses on validation writers (docs/MATH-EXPERIMENTS.md, step 35,740): a
 # '1' that leans with no flag read '/', '6' read 'b', a closed '4' read '9' (and the reverse of each).
 CONFUSABLE = "1/6b49"
 
