@@ -79,6 +79,14 @@ import QuireTestSupport
         #expect(a.latex == b.latex && a.symbols.map(\.candidates) == b.symbols.map(\.candidates))
         let c = try #require(with.recognizeLine(strokes: strokes))
         #expect(c.symbols.map(\.candidates) != a.symbols.map(\.candidates), "the glyph network's scores count")
+        // The doubt term touches groups of several strokes only.
+        let doubting = try MathRecognizer(model: model, glyphNetwork: glyph, glyphJunkWeight: 1)
+        let plain = without.hypothesisScores(strokes: strokes), doubted = doubting.hypothesisScores(strokes: strokes)
+        #expect(plain.map(\.strokeIndices) == doubted.map(\.strokeIndices))
+        for (p, d) in zip(plain, doubted) {
+            if p.strokeIndices.count == 1 { #expect(p.score == d.score) } else { #expect(d.score <= p.score) }
+        }
+        #expect(zip(plain, doubted).contains { $0.strokeIndices.count > 1 && $1.score < $0.score })
         let text = try RecognitionModel(contentsOf: repositoryRoot.appendingPathComponent("Resources/recognition/quire-rec.bin"))
         #expect(!glyph.isCompatible(with: text) && glyph.isCompatible(with: model))
         // Loading beside the math weights picks the glyph network up.
