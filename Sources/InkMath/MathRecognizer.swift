@@ -48,7 +48,7 @@ public final class MathRecognizer: Sendable {
     /// The default `combination`.
     public static let defaultCombination = MathScoreCombination.meanLog
     /// The glyph image network (`GlyphNetwork`), whose log-probabilities, times `glyphWeight`, are
-    /// added to every hypothesis's class scores; nil: the sequence network alone.
+    /// added to the class scores of the groups the partition chose; nil: the sequence network alone.
     public let glyphNetwork: GlyphNetwork?
     /// Weight of the glyph network's log-probabilities against the sequence network's scores.
     public let glyphWeight: Double
