@@ -60,6 +60,17 @@ public final class MathRecognizer: Sendable {
     public let glyphJunkWeight: Double
     /// The default `glyphJunkWeight`.
     public static let defaultGlyphJunkWeight = 0.0
+    /// Whether the glyph network also decides the partition again near the chosen groups
+    /// (`glyphRescored`): a group it doubts may be split into the hypotheses inside it, or groups
+    /// joined into one hypothesis.
+    public let glyphRepartition: Bool
+    /// The default `glyphRepartition`.
+    public static let defaultGlyphRepartition = true
+    /// How sure the glyph network must be that a chosen group of several strokes is not one symbol
+    /// (its probability of "not one symbol") before the repartition may split that group.
+    public let glyphSplitDoubt: Double
+    /// The default `glyphSplitDoubt`, chosen on composed validation expressions (docs/MATH-MODEL.md).
+    public static let defaultGlyphSplitDoubt = 0.5
 
     let junkClass: Int
     let symbolClasses: [Int]
@@ -71,7 +82,9 @@ public final class MathRecognizer: Sendable {
                 contextWeight: Double = defaultContextWeight, secondModel: RecognitionModel? = nil,
                 variants: [MathInkVariant] = defaultVariants, combination: MathScoreCombination = defaultCombination,
                 glyphNetwork: GlyphNetwork? = nil, glyphWeight: Double = defaultGlyphWeight,
-                glyphJunkWeight: Double = defaultGlyphJunkWeight) throws {
+                glyphJunkWeight: Double = defaultGlyphJunkWeight,
+                glyphRepartition: Bool = defaultGlyphRepartition,
+                glyphSplitDoubt: Double = defaultGlyphSplitDoubt) throws {
         guard let junk = model.charset.firstIndex(of: MathSymbols.junk) else {
             throw MathRecognizerError.notAMathModel("no \"\(MathSymbols.junk)\" class")
         }
@@ -88,6 +101,8 @@ public final class MathRecognizer: Sendable {
         self.glyphNetwork = glyphNetwork
         self.glyphWeight = glyphWeight.isFinite ? max(0, glyphWeight) : 0
         self.glyphJunkWeight = glyphJunkWeight.isFinite ? max(0, glyphJunkWeight) : 0
+        self.glyphRepartition = glyphRepartition
+        self.glyphSplitDoubt = glyphSplitDoubt.isFinite ? min(1, max(0, glyphSplitDoubt)) : 1
         self.variants = variants.filter { !$0.isIdentity }
         self.combination = combination
         self.model = model
@@ -151,22 +166,9 @@ public final class MathRecognizer: Sendable {
         guard !index.isEmpty else { return nil }
         let strokes = index.map { all[$0].filter { $0.x.isFinite && $0.y.isFinite && abs($0.x) < 1e9 && abs($0.y) < 1e9 } }
         var scored = scoreHypotheses(strokes)
-        let chosen = MathSegmenter.bestPartition(strokeCount: strokes.count, groups: scored.groups,
-                                                 scores: scored.groups.indices.map { scored.best[$0].score }, penalty: groupPenalty)
-        if let glyphNetwork, glyphWeight > 0 {
-            // Only the chosen groups: the glyph network was trained on whole symbols and on groups
-            // spanning several, never on a piece of one (a bar of an `=` reads as a confident `-`),
-            // so it decides classes, not the partition; and a dozen images cost far less than every
-            // hypothesis's.
-            for k in chosen {
-                guard let cs = scored.scores[k], let lp = glyphNetwork.logProbabilities(strokes: scored.groups[k].map { strokes[$0] }) else { continue }
-                var c = cs
-                for i in lp.indices { c[i + 1] += glyphWeight * Double(lp[i]) }
-                let r = rank(c)
-                scored.best[k] = (r.label, r.score)
-                scored.candidates[k] = r.candidates
-            }
-        }
+        let first = MathSegmenter.bestPartition(strokeCount: strokes.count, groups: scored.groups,
+                                                scores: scored.groups.indices.map { scored.best[$0].score }, penalty: groupPenalty)
+        let chosen = glyphRescored(&scored, chosen: first, strokes: strokes)
         var symbols: [MathSymbol] = []
         var ticks: [Double?] = []
         for k in chosen {

@@ -29,6 +29,10 @@ struct MathFlags: ParsableArguments {
     var glyphWeight: Double = MathRecognizer.defaultGlyphWeight
     @Option(name: .customLong("math-glyph-junk"), help: "Weight of the glyph image network's doubt that a group of several strokes is one symbol, in segmentation (0: off; default \(MathRecognizer.defaultGlyphJunkWeight)).")
     var glyphJunkWeight: Double = MathRecognizer.defaultGlyphJunkWeight
+    @Flag(name: .customLong("no-math-glyph-repartition"), help: "The glyph image network reads the chosen groups only, never splitting one it doubts.")
+    var noGlyphRepartition = false
+    @Option(name: .customLong("math-glyph-split-doubt"), help: "How sure the glyph image network must be that a chosen group of several strokes is not one symbol before it may be split (default \(MathRecognizer.defaultGlyphSplitDoubt)).")
+    var glyphSplitDoubt: Double = MathRecognizer.defaultGlyphSplitDoubt
     @Flag(name: .customLong("math-segments"), help: "With --jsonl --json: add each symbol's class and strokes (\"symbols\") and every stroke group the segmenter scored (\"hypotheses\": strokes, best class, score; the sample read as one line).")
     var segments = false
 
@@ -82,7 +86,8 @@ struct MathFlags: ParsableArguments {
         do {
             return try MathRecognizer(model: model, pruneHypotheses: !noPruning, contextWeight: contextWeight,
                                       secondModel: second, variants: shapes, combination: combination,
-                                      glyphNetwork: glyph, glyphWeight: glyphWeight, glyphJunkWeight: glyphJunkWeight)
+                                      glyphNetwork: glyph, glyphWeight: glyphWeight, glyphJunkWeight: glyphJunkWeight,
+                                      glyphRepartition: !noGlyphRepartition, glyphSplitDoubt: glyphSplitDoubt)
         } catch {
             throw QuireError(.resourceMissing, "math recognizer weights \(url.path): \(error)")
         }

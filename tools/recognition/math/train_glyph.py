@@ -64,6 +64,31 @@ class Examples(torch.utils.data.IterableDataset):
             yield torch.from_numpy(GI.image(jitter(st, rng))), S.CHARSET.index(lab)
 
 
+def read_bin(path) -> glyph_net.GlyphNet:
+    """The network a weight file of export_glyph.py holds (float16 weights), to go on training it on a
+    machine where the run's checkpoint is gone (--init)."""
+    import json
+    import struct
+    with open(path, "rb") as f:
+        raw = f.read()
+    assert raw[:4] == b"QREC", f"{path}: not a Quire weight file"
+    _, hlen = struct.unpack("<II", raw[4:12])
+    header = json.loads(raw[12:12 + hlen])
+    assert header.get("role") == "glyph" and header["charset"] == S.CHARSET, f"{path}: not a glyph network of this alphabet"
+    base = 12 + hlen + (-(12 + hlen)) % 16
+    t = {e["name"]: torch.from_numpy(np.frombuffer(raw, "<f2", e["count"], base + e["offset"]).astype(np.float32)
+                                     .reshape(e["shape"])) for e in header["tensors"]}
+    cfg = header["config"]
+    net = glyph_net.GlyphNet(tuple(cfg["widths"]), cfg["hidden"])
+    sd = net.state_dict()
+    for i in range(len(net.widths)):
+        sd[f"convs.{i}.weight"].copy_(t[f"conv{i}.weight"])
+        sd[f"convs.{i}.bias"].copy_(t[f"conv{i}.bias"])
+    for n in ("fc.weight", "fc.bias", "out.weight", "out.bias"):
+        sd[n].copy_(t[n])
+    return net
+
+
 def validation_groups(n=150, seed=777):
     kits = compose.load_kits()
     xs, ys = [], []
@@ -105,6 +130,7 @@ def main():
     ap.add_argument("--ckpt-minutes", type=float, default=5.0)
     ap.add_argument("--widths", default=",".join(map(str, glyph_net.WIDTHS)), help="channels of the conv layers")
     ap.add_argument("--hidden", type=int, default=glyph_net.HIDDEN)
+    ap.add_argument("--init", help="start a new run from the weights of this file (export_glyph.py's output)")
     args = ap.parse_args()
 
     os.makedirs(args.run, exist_ok=True)
@@ -122,6 +148,11 @@ def main():
         opt.load_state_dict(ck["optimizer"])
         step, samples, hours = ck["step"], ck["samples"], ck["hours"]
         print(f"resumed at step {step}", flush=True)
+    elif args.init:
+        net = read_bin(args.init)
+        config = {"widths": list(net.widths), "hidden": net.hidden}
+        opt = torch.optim.Adam(net.parameters(), lr=args.lr)
+        print(f"initialised from {args.init}", flush=True)
     print(f"glyph net: {glyph_net.num_params(net)} parameters", flush=True)
     vx, vy = validation_groups()
     assert not any(data.is_validation_writer(w) for w in compose.writers(compose.load_kits(), validation=False))
