@@ -60,9 +60,8 @@ public final class MathRecognizer: Sendable {
     public let glyphJunkWeight: Double
     /// The default `glyphJunkWeight`.
     public static let defaultGlyphJunkWeight = 0.0
-    /// Whether the glyph network also decides the partition again near the chosen groups
-    /// (`glyphRescored`): a group it doubts may be split into the hypotheses inside it, or groups
-    /// joined into one hypothesis.
+    /// Whether a chosen group of several strokes that the glyph network doubts (`glyphSplitDoubt`)
+    /// may be split into the hypotheses inside it (`glyphRescored`).
     public let glyphRepartition: Bool
     /// The default `glyphRepartition`.
     public static let defaultGlyphRepartition = true
