@@ -70,6 +70,11 @@ public final class MathRecognizer: Sendable {
     public let glyphSplitDoubt: Double
     /// The default `glyphSplitDoubt`, chosen on composed validation expressions (docs/MATH-MODEL.md).
     public static let defaultGlyphSplitDoubt = 0.5
+    /// Whether a stem and a dot (or short dash) above it that the partition read apart are also
+    /// read as one `i` or `j`, the reading with the better whole score kept (`dotLetterMerges`).
+    public let dotLetters: Bool
+    /// The default `dotLetters`.
+    public static let defaultDotLetters = true
 
     let junkClass: Int
     let symbolClasses: [Int]
@@ -83,7 +88,7 @@ public final class MathRecognizer: Sendable {
                 glyphNetwork: GlyphNetwork? = nil, glyphWeight: Double = defaultGlyphWeight,
                 glyphJunkWeight: Double = defaultGlyphJunkWeight,
                 glyphRepartition: Bool = defaultGlyphRepartition,
-                glyphSplitDoubt: Double = defaultGlyphSplitDoubt) throws {
+                glyphSplitDoubt: Double = defaultGlyphSplitDoubt, dotLetters: Bool = defaultDotLetters) throws {
         guard let junk = model.charset.firstIndex(of: MathSymbols.junk) else {
             throw MathRecognizerError.notAMathModel("no \"\(MathSymbols.junk)\" class")
         }
@@ -101,6 +106,7 @@ public final class MathRecognizer: Sendable {
         self.glyphWeight = glyphWeight.isFinite ? max(0, glyphWeight) : 0
         self.glyphJunkWeight = glyphJunkWeight.isFinite ? max(0, glyphJunkWeight) : 0
         self.glyphRepartition = glyphRepartition
+        self.dotLetters = dotLetters
         self.glyphSplitDoubt = glyphSplitDoubt.isFinite ? min(1, max(0, glyphSplitDoubt)) : 1
         self.variants = variants.filter { !$0.isIdentity }
         self.combination = combination
@@ -167,7 +173,26 @@ public final class MathRecognizer: Sendable {
         var scored = scoreHypotheses(strokes)
         let first = MathSegmenter.bestPartition(strokeCount: strokes.count, groups: scored.groups,
                                                 scores: scored.groups.indices.map { scored.best[$0].score }, penalty: groupPenalty)
-        let chosen = glyphRescored(&scored, chosen: first, strokes: strokes)
+        var chosen = glyphRescored(&scored, chosen: first, strokes: strokes)
+        var line = read(chosen, scored: scored, strokes: strokes, index: index, strokeIds: strokeIds)
+        if dotLetters {
+            // An `i` or `j` whose dot the partition left apart: the whole reading decides, the
+            // neighbours' context included (`s`, stem, dot, `n` is `\sin`).
+            for m in dotLetterMerges(&scored, chosen: chosen, strokes: strokes) where m.parts.allSatisfy(chosen.contains) {
+                let alt = chosen.filter { !m.parts.contains($0) } + [m.merged]
+                let other = read(alt, scored: scored, strokes: strokes, index: index, strokeIds: strokeIds)
+                if other.score > line.score { (chosen, line) = (alt, other) }
+            }
+        }
+        let box = line.symbols.dropFirst().reduce(line.symbols[0].box) { $0.union($1.box) }
+        return MathExpression(node: line.readings[0].node, latex: line.readings[0].latex, symbols: line.symbols,
+                              candidates: line.readings, box: box, strokeIndices: index)
+    }
+
+    /// The symbols of the chosen groups, their classes chosen in context, and the n-best readings;
+    /// `score` is the best reading's, less the group penalty per symbol, so partitions compare.
+    func read(_ chosen: [Int], scored: Scored, strokes: [[SIMD2<Double>]], index: [Int], strokeIds: [String]?)
+        -> (symbols: [MathSymbol], readings: [MathExpressionCandidate], score: Double) {
         var symbols: [MathSymbol] = []
         var ticks: [Double?] = []
         for k in chosen {
@@ -192,9 +217,7 @@ public final class MathRecognizer: Sendable {
                 symbols[i].candidates.insert(symbols[i].candidates.remove(at: k), at: 0)
             }
         }
-        let box = symbols.dropFirst().reduce(symbols[0].box) { $0.union($1.box) }
-        return MathExpression(node: readings[0].node, latex: readings[0].latex, symbols: symbols, candidates: readings,
-                              box: box, strokeIndices: index)
+        return (symbols, readings, readings[0].score - groupPenalty * Double(symbols.count))
     }
 
     /// Every stroke-group hypothesis of `strokes` read as one line, with its best symbol class and
@@ -211,6 +234,13 @@ public final class MathRecognizer: Sendable {
         var candidates: [[MathSymbolCandidate]]
         /// Every class's score (index 0 the CTC blank); nil for a stroke the network could not read.
         var scores: [[Double]?]
+
+        mutating func append(_ group: [Int], _ cs: [Double], _ r: (label: Character, score: Double, candidates: [MathSymbolCandidate])) {
+            groups.append(group)
+            best.append((r.label, r.score))
+            candidates.append(r.candidates)
+            scores.append(cs)
+        }
     }
 
     /// The best symbol class (never "not one symbol") and the five best as candidates.
@@ -226,6 +256,26 @@ public final class MathRecognizer: Sendable {
     /// scores of its readings are combined (`combination`).
     func scoreHypotheses(_ strokes: [[SIMD2<Double>]]) -> Scored {
         let hyps = MathSegmenter.hypotheses(strokes, prune: pruneHypotheses)
+        let all = classScores(of: hyps, strokes: strokes)
+        // Hypothesis order, as the partition's tie-breaking expects.
+        var s = Scored(groups: [], best: [], candidates: [], scores: [])
+        var have = Set<Int>()
+        for (k, cs) in all.enumerated() {
+            guard let cs else { continue }
+            s.append(hyps[k], cs, rank(cs))
+            if hyps[k].count == 1 { have.insert(hyps[k][0]) }
+        }
+        for i in strokes.indices where !have.contains(i) {
+            s.groups.append([i])
+            s.best.append((".", -50))
+            s.candidates.append([MathSymbolCandidate(label: ".", score: -50)])
+            s.scores.append(nil)
+        }
+        return s
+    }
+
+    /// Each group's class scores (index 0 the CTC blank), nil for one the network could not read.
+    func classScores(of hyps: [[Int]], strokes: [[SIMD2<Double>]]) -> [[Double]?] {
         let shapes = [MathInkVariant.identity] + variants
         var feats: [(k: Int, ink: PreprocessedInk)] = []
         for (k, g) in hyps.enumerated() {
@@ -246,30 +296,16 @@ public final class MathRecognizer: Sendable {
                 readings[f.k].append(MathSegmenter.classScores(lp, frames: lp.count / C, classes: C))
             }
         }
-        // Hypothesis order, as the partition's tie-breaking expects.
-        var s = Scored(groups: [], best: [], candidates: [], scores: [])
-        var have = Set<Int>()
         let glyphJunk = glyphNetwork?.charset.firstIndex(of: MathSymbols.junk)
-        for k in hyps.indices where !readings[k].isEmpty {
+        return hyps.indices.map { k in
+            guard !readings[k].isEmpty else { return nil }
             var cs = combination.combine(readings[k])
             if hyps[k].count > 1, glyphJunkWeight > 0, let glyphNetwork, let glyphJunk,
                let lp = glyphNetwork.logProbabilities(strokes: hyps[k].map { strokes[$0] }) {
                 let doubt = glyphJunkWeight * log(max(1e-6, 1 - exp(Double(lp[glyphJunk]))))
                 for i in cs.indices { cs[i] += doubt }
             }
-            let r = rank(cs)
-            s.groups.append(hyps[k])
-            s.best.append((r.label, r.score))
-            s.candidates.append(r.candidates)
-            s.scores.append(cs)
-            if hyps[k].count == 1 { have.insert(hyps[k][0]) }
+            return cs
         }
-        for i in strokes.indices where !have.contains(i) {
-            s.groups.append([i])
-            s.best.append((".", -50))
-            s.candidates.append([MathSymbolCandidate(label: ".", score: -50)])
-            s.scores.append(nil)
-        }
-        return s
     }
 }

@@ -72,6 +72,18 @@ public enum MathSegmenter {
         return xg < 0.45 * ref && stem[1] - dot[3] < ref
     }
 
+    /// A dot or short dash over an upright stroke, looser than `dotAbove` (the dot up to 0.7 of the
+    /// reference size and 0.8 of the stem, up to 0.7 aside and 1 above): the `i` and `j` of hands
+    /// that dash their dots (validation `i`: dots 0.05-0.65 reference sizes, 0.8 of the stem, up to
+    /// 0.65 aside). Not a hypothesis of the partition (`MathDotLetters.swift`).
+    static func dotLetterPair(_ dot: SIMD4<Double>, _ stem: SIMD4<Double>, _ ref: Double) -> Bool {
+        let ext = max(dot[2] - dot[0], dot[3] - dot[1])
+        let sw = stem[2] - stem[0], sh = stem[3] - stem[1]
+        guard sh > 0, ext <= 0.7 * ref, ext <= 0.8 * sh, sh >= 0.8 * sw, dot[3] < (stem[1] + stem[3]) / 2 else { return false }
+        let xg = max(dot[0], stem[0]) - min(dot[2], stem[2])
+        return xg < 0.7 * ref && stem[1] - dot[3] < ref
+    }
+
     /// A dot (under 0.2 of the reference size and 0.3 of the bar) over or under the middle of a flat
     /// stroke, less than the stroke's length away: the dots of a `÷` written far from its bar (they
     /// are further from it than 0.6 of the line's strokes' size; set B: 2 of 14 `÷` had no hypothesis).

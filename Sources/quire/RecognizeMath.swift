@@ -33,6 +33,8 @@ struct MathFlags: ParsableArguments {
     var noGlyphRepartition = false
     @Option(name: .customLong("math-glyph-split-doubt"), help: "How sure the glyph image network must be that a chosen group of several strokes is not one symbol before it may be split (default \(MathRecognizer.defaultGlyphSplitDoubt)).")
     var glyphSplitDoubt: Double = MathRecognizer.defaultGlyphSplitDoubt
+    @Flag(name: .customLong("no-math-dot-letters"), help: "Never read a stem and a dot the partition left apart as one i or j.")
+    var noDotLetters = false
     @Flag(name: .customLong("math-segments"), help: "With --jsonl --json: add each symbol's class and strokes (\"symbols\") and every stroke group the segmenter scored (\"hypotheses\": strokes, best class, score; the sample read as one line).")
     var segments = false
 
@@ -87,7 +89,8 @@ struct MathFlags: ParsableArguments {
             return try MathRecognizer(model: model, pruneHypotheses: !noPruning, contextWeight: contextWeight,
                                       secondModel: second, variants: shapes, combination: combination,
                                       glyphNetwork: glyph, glyphWeight: glyphWeight, glyphJunkWeight: glyphJunkWeight,
-                                      glyphRepartition: !noGlyphRepartition, glyphSplitDoubt: glyphSplitDoubt)
+                                      glyphRepartition: !noGlyphRepartition, glyphSplitDoubt: glyphSplitDoubt,
+                                      dotLetters: !noDotLetters)
         } catch {
             throw QuireError(.resourceMissing, "math recognizer weights \(url.path): \(error)")
         }
