@@ -139,7 +139,8 @@ enum MathReadings {
 
     /// The readings, best first, and the symbols' classes in the best one.
     static func nBest(symbols: [MathSymbol], ticks: [Double?], limit: Int,
-                      context: MathContext? = nil, weight: Double = 0) -> (readings: [MathExpressionCandidate], labels: [Character]) {
+                      context: MathContext? = nil, weight: Double = 0, swaps trySwaps: Bool = true)
+        -> (readings: [MathExpressionCandidate], labels: [Character]) {
         let scores = symbols.map { s in
             Dictionary(s.candidates.map { (Character($0.label), $0.score) }, uniquingKeysWith: max)
         }
@@ -187,7 +188,7 @@ enum MathReadings {
         // reading's score (the Viterbi pass saw neither the parse of its own classes nor the kind
         // trigram): a `1` read `/` may need its neighbour's class changed too to parse as a number.
         var swaps: [(symbol: Int, label: Character, cost: Double)] = []
-        for (i, s) in symbols.enumerated() {
+        for (i, s) in symbols.enumerated() where trySwaps {
             guard let top = s.candidates.first?.score else { continue }
             for c in s.candidates where Character(c.label) != start[i] && top - c.score < margin && c.score.isFinite {
                 swaps.append((i, Character(c.label), top - c.score))

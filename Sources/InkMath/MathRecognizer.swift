@@ -75,6 +75,18 @@ public final class MathRecognizer: Sendable {
     public let dotLetters: Bool
     /// The default `dotLetters`.
     public static let defaultDotLetters = true
+    /// Whether partitions one merge or one split away from the chosen one are read too
+    /// (`partitionAlternatives`), one kept where the whole line's score is `alternativeMargin` better.
+    public let localAlternatives: Bool
+    /// The default `localAlternatives`.
+    public static let defaultLocalAlternatives = true
+    /// How much better (nats) the whole line must read for a merge or split to be kept.
+    public let alternativeMargin: Double
+    /// How far below `alternativeMargin` an alternative's quick reading (no swaps) may fall and
+    /// still be read whole: swaps can only raise a line's best score.
+    static let alternativeSlack = 1.0
+    /// The default `alternativeMargin`, chosen on composed validation expressions (docs/MATH-MODEL.md).
+    public static let defaultAlternativeMargin = 2.0
 
     let junkClass: Int
     let symbolClasses: [Int]
@@ -88,7 +100,8 @@ public final class MathRecognizer: Sendable {
                 glyphNetwork: GlyphNetwork? = nil, glyphWeight: Double = defaultGlyphWeight,
                 glyphJunkWeight: Double = defaultGlyphJunkWeight,
                 glyphRepartition: Bool = defaultGlyphRepartition,
-                glyphSplitDoubt: Double = defaultGlyphSplitDoubt, dotLetters: Bool = defaultDotLetters) throws {
+                glyphSplitDoubt: Double = defaultGlyphSplitDoubt, dotLetters: Bool = defaultDotLetters,
+                localAlternatives: Bool = defaultLocalAlternatives, alternativeMargin: Double = defaultAlternativeMargin) throws {
         guard let junk = model.charset.firstIndex(of: MathSymbols.junk) else {
             throw MathRecognizerError.notAMathModel("no \"\(MathSymbols.junk)\" class")
         }
@@ -107,6 +120,8 @@ public final class MathRecognizer: Sendable {
         self.glyphJunkWeight = glyphJunkWeight.isFinite ? max(0, glyphJunkWeight) : 0
         self.glyphRepartition = glyphRepartition
         self.dotLetters = dotLetters
+        self.localAlternatives = localAlternatives
+        self.alternativeMargin = alternativeMargin.isFinite ? max(0, alternativeMargin) : .infinity
         self.glyphSplitDoubt = glyphSplitDoubt.isFinite ? min(1, max(0, glyphSplitDoubt)) : 1
         self.variants = variants.filter { !$0.isIdentity }
         self.combination = combination
@@ -184,6 +199,25 @@ public final class MathRecognizer: Sendable {
                 if other.score > line.score { (chosen, line) = (alt, other) }
             }
         }
+        if localAlternatives {
+            // One merge or one split at a time, each kept only where the whole line reads better by
+            // `alternativeMargin`: the partition's local scores cannot see the neighbours.
+            for _ in 0 ..< 3 {
+                // Screened by the quick reading (no swaps), the two best read whole.
+                let base = read(chosen, scored: scored, strokes: strokes, index: index, strokeIds: strokeIds, quick: true).score
+                let screened = partitionAlternatives(&scored, chosen: chosen, strokes: strokes)
+                    .map { ($0, read($0, scored: scored, strokes: strokes, index: index, strokeIds: strokeIds, quick: true).score) }
+                    .filter { $0.1 > base + alternativeMargin - Self.alternativeSlack }
+                    .sorted { $0.1 > $1.1 }.prefix(2)
+                var best: (chosen: [Int], line: (symbols: [MathSymbol], readings: [MathExpressionCandidate], score: Double))?
+                for (alt, _) in screened {
+                    let other = read(alt, scored: scored, strokes: strokes, index: index, strokeIds: strokeIds)
+                    if other.score > (best?.line.score ?? line.score + alternativeMargin) { best = (alt, other) }
+                }
+                guard let best else { break }
+                (chosen, line) = best
+            }
+        }
         let box = line.symbols.dropFirst().reduce(line.symbols[0].box) { $0.union($1.box) }
         return MathExpression(node: line.readings[0].node, latex: line.readings[0].latex, symbols: line.symbols,
                               candidates: line.readings, box: box, strokeIndices: index)
@@ -191,7 +225,8 @@ public final class MathRecognizer: Sendable {
 
     /// The symbols of the chosen groups, their classes chosen in context, and the n-best readings;
     /// `score` is the best reading's, less the group penalty per symbol, so partitions compare.
-    func read(_ chosen: [Int], scored: Scored, strokes: [[SIMD2<Double>]], index: [Int], strokeIds: [String]?)
+    /// `quick`: the context's reading and the classifier's only, no swapped readings (to screen partitions).
+    func read(_ chosen: [Int], scored: Scored, strokes: [[SIMD2<Double>]], index: [Int], strokeIds: [String]?, quick: Bool = false)
         -> (symbols: [MathSymbol], readings: [MathExpressionCandidate], score: Double) {
         var symbols: [MathSymbol] = []
         var ticks: [Double?] = []
@@ -209,7 +244,7 @@ public final class MathRecognizer: Sendable {
         ticks = order.map { ticks[$0] }
         symbols = MathReadings.sizeChecked(order.map { symbols[$0] }, ticks: ticks)
         let (readings, labels) = MathReadings.nBest(symbols: symbols, ticks: ticks, limit: maxCandidates,
-                                                    context: MathContext.standard, weight: contextWeight)
+                                                    context: MathContext.standard, weight: contextWeight, swaps: !quick)
         for i in symbols.indices where symbols[i].label != String(labels[i]) {
             // The chosen class first, as `MathSymbol.candidates` promises.
             symbols[i].label = String(labels[i])

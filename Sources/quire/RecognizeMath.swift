@@ -35,6 +35,10 @@ struct MathFlags: ParsableArguments {
     var glyphSplitDoubt: Double = MathRecognizer.defaultGlyphSplitDoubt
     @Flag(name: .customLong("no-math-dot-letters"), help: "Never read a stem and a dot the partition left apart as one i or j.")
     var noDotLetters = false
+    @Flag(name: .customLong("no-math-local-alternatives"), help: "Never read the partitions one merge or one split away from the chosen one.")
+    var noLocalAlternatives = false
+    @Option(name: .customLong("math-alternative-margin"), help: "How much better (nats) a line must read for a merge or split to be kept (default \(MathRecognizer.defaultAlternativeMargin)).")
+    var alternativeMargin: Double = MathRecognizer.defaultAlternativeMargin
     @Flag(name: .customLong("math-segments"), help: "With --jsonl --json: add each symbol's class and strokes (\"symbols\") and every stroke group the segmenter scored (\"hypotheses\": strokes, best class, score; the sample read as one line).")
     var segments = false
 
@@ -90,7 +94,8 @@ struct MathFlags: ParsableArguments {
                                       secondModel: second, variants: shapes, combination: combination,
                                       glyphNetwork: glyph, glyphWeight: glyphWeight, glyphJunkWeight: glyphJunkWeight,
                                       glyphRepartition: !noGlyphRepartition, glyphSplitDoubt: glyphSplitDoubt,
-                                      dotLetters: !noDotLetters)
+                                      dotLetters: !noDotLetters, localAlternatives: !noLocalAlternatives,
+                                      alternativeMargin: alternativeMargin)
         } catch {
             throw QuireError(.resourceMissing, "math recognizer weights \(url.path): \(error)")
         }

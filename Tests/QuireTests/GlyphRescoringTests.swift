@@ -14,9 +14,10 @@ import QuireTools
     static func recognizers() throws -> (on: MathRecognizer, off: MathRecognizer, unsure: MathRecognizer)? {
         guard let url = MathRecognizerAdapter.defaultWeightsURL(), let g = MathRecognizer.glyphModelURL(beside: url) else { return nil }
         let model = try RecognitionModel(contentsOf: url), glyph = try GlyphNetwork(contentsOf: g)
-        return (try MathRecognizer(model: model, glyphNetwork: glyph),
-                try MathRecognizer(model: model, glyphNetwork: glyph, glyphRepartition: false),
-                try MathRecognizer(model: model, glyphNetwork: glyph, glyphSplitDoubt: 1))
+        // The later steps that may also mend a merge are off, so this one is seen alone.
+        return (try MathRecognizer(model: model, glyphNetwork: glyph, localAlternatives: false),
+                try MathRecognizer(model: model, glyphNetwork: glyph, glyphRepartition: false, localAlternatives: false),
+                try MathRecognizer(model: model, glyphNetwork: glyph, glyphSplitDoubt: 1, localAlternatives: false))
     }
 
     @Test func aMergedDecimalPointOrMinusIsTakenApart() throws {

@@ -31,8 +31,8 @@ import QuireTools
         guard let url = MathRecognizerAdapter.defaultWeightsURL() else { return nil }
         let model = try RecognitionModel(contentsOf: url)
         let glyph = try MathRecognizer.glyphModelURL(beside: url).map { try GlyphNetwork(contentsOf: $0) }
-        return (try MathRecognizer(model: model, glyphNetwork: glyph),
-                try MathRecognizer(model: model, glyphNetwork: glyph, dotLetters: false))
+        return (try MathRecognizer(model: model, glyphNetwork: glyph, localAlternatives: false),
+                try MathRecognizer(model: model, glyphNetwork: glyph, dotLetters: false, localAlternatives: false))
     }
 
     /// Composed ink of training writers (Fixtures/README.md) whose `i` the partition split.

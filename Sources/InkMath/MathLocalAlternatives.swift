@@ -1,0 +1,58 @@
+import Foundation
+
+/// Partitions one merge or one split away from the chosen one, read as whole lines.
+///
+/// The partition scores each stroke group on its own, so a minus merged into the `5` beside it
+/// (`s-`), a `\neq` read as `/` and `=`, or a fraction bar merged into its numerator cost it only
+/// a fraction of a nat; read as a whole line, with the prior over the neighbours and the layout
+/// they make, the right partition is clearly better. Earlier tries that let every such reading
+/// compete as an equal lost more than they gained (the joint score favours fewer symbols), so an
+/// alternative must beat the chosen line by `MathRecognizer.alternativeMargin`.
+extension MathRecognizer {
+    /// Most an alternative may lose on its groups' own scores (nats) and still be read: what the
+    /// context can win back is bounded as its candidates are (`MathReadings.contextMargin`).
+    static let alternativeLoss = MathReadings.contextMargin
+
+    /// Two chosen groups whose union is a scored hypothesis, and a chosen group of several strokes
+    /// cut into two scored hypotheses: each as the chosen groups with that one change. New groups'
+    /// scores gain the glyph network's, as chosen groups' do (written into `scored`).
+    func partitionAlternatives(_ scored: inout Scored, chosen: [Int], strokes: [[SIMD2<Double>]]) -> [[Int]] {
+        var owner: [Int: Int] = [:]
+        for k in chosen { for s in scored.groups[k] { owner[s] = k } }
+        var summed = Set(chosen)
+        func addGlyph(_ k: Int) {
+            guard summed.insert(k).inserted, var cs = scored.scores[k] else { return }
+            if let glyphNetwork, glyphWeight > 0, let lp = glyphNetwork.logProbabilities(strokes: scored.groups[k].map { strokes[$0] }) {
+                for i in lp.indices { cs[i + 1] += glyphWeight * Double(lp[i]) }
+            }
+            let r = rank(cs)
+            scored.best[k] = (r.label, r.score)
+            scored.candidates[k] = r.candidates
+        }
+        var out: [[Int]] = []
+        let n = scored.groups.count
+        for j in 0 ..< n where owner[scored.groups[j][0]] != j && scored.scores[j] != nil {
+            let g = scored.groups[j]
+            let owners = Set(g.compactMap { owner[$0] })
+            guard owners.count == 2, owners.allSatisfy({ o in scored.groups[o].allSatisfy(g.contains) }) else { continue }
+            addGlyph(j)
+            let loss = owners.reduce(0) { $0 + scored.best[$1].score } - scored.best[j].score - groupPenalty
+            if loss < Self.alternativeLoss { out.append(chosen.filter { !owners.contains($0) } + [j]) }
+        }
+        for k in chosen where scored.groups[k].count > 1 {
+            let whole = Set(scored.groups[k])
+            let inside = (0 ..< n).filter { $0 != k && scored.scores[$0] != nil && scored.groups[$0].allSatisfy(whole.contains) }
+            let byGroup = Dictionary(inside.map { (scored.groups[$0], $0) }, uniquingKeysWith: { a, _ in a })
+            for a in inside {
+                // Each cut once: the part holding the group's first stroke is `a`.
+                let rest = whole.subtracting(scored.groups[a]).sorted()
+                guard let first = rest.first, first > scored.groups[a][0], let b = byGroup[rest] else { continue }
+                addGlyph(a)
+                addGlyph(b)
+                let loss = scored.best[k].score - scored.best[a].score - scored.best[b].score + groupPenalty
+                if loss < Self.alternativeLoss { out.append(chosen.filter { $0 != k } + [a, b]) }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import InkRecognition
+import Testing
+@testable import InkMath
+@testable import Quire
+import QuireTools
+
+/// Partitions one merge or one split away from the chosen one, read as whole lines
+/// (`MathLocalAlternatives.swift`), on real ink the partition alone read wrong.
+@Suite struct MathLocalAlternativesTests {
+    static let url = repositoryRoot.appendingPathComponent("Tests/QuireTests/Fixtures/math-local-alternatives.jsonl")
+
+    static func recognizers(margin: Double = MathRecognizer.defaultAlternativeMargin) throws -> (on: MathRecognizer, off: MathRecognizer)? {
+        guard let url = MathRecognizerAdapter.defaultWeightsURL() else { return nil }
+        let model = try RecognitionModel(contentsOf: url)
+        let glyph = try MathRecognizer.glyphModelURL(beside: url).map { try GlyphNetwork(contentsOf: $0) }
+        return (try MathRecognizer(model: model, glyphNetwork: glyph, alternativeMargin: margin),
+                try MathRecognizer(model: model, glyphNetwork: glyph, localAlternatives: false))
+    }
+
+    /// Composed ink of training writers (Fixtures/README.md): `591<9!` read `59k9!` (the `1` and
+    /// the `<` merged into a `k`) and a `÷` in a numerator read `=` with the bar of the fraction
+    /// taken for a script's neighbour.
+    @Test func aMergeOrSplitThatTheLineReadsBetterIsKept() throws {
+        guard let r = try Self.recognizers() else { Issue.record("no math weights"); return }
+        let samples = try MathSample.read(path: Self.url.path)
+        #expect(samples.map(\.latex) == ["591<9!", "6a+\\frac{28\\div9}{51}=3"])
+        for s in samples {
+            let on = MathEvaluation.run(s, recognizer: r.on), off = MathEvaluation.run(s, recognizer: r.off)
+            #expect(on.latex == s.latex)
+            #expect(off.latex != s.latex)
+            #expect(on.symbolsRight == s.symbols.count)
+        }
+    }
+
+    /// A margin no line can beat keeps the partition's own reading.
+    @Test func anUnreachableMarginChangesNothing() throws {
+        guard let r = try Self.recognizers(margin: 1e6) else { Issue.record("no math weights"); return }
+        for s in try MathSample.read(path: Self.url.path) {
+            #expect(MathEvaluation.run(s, recognizer: r.on).latex == MathEvaluation.run(s, recognizer: r.off).latex)
+        }
+    }
+
+    /// Every alternative covers every stroke exactly once, as the chosen partition does.
+    @Test func alternativesArePartitions() throws {
+        guard let r = try Self.recognizers() else { Issue.record("no math weights"); return }
+        for s in try MathSample.read(path: Self.url.path) {
+            var scored = r.on.scoreHypotheses(s.strokes)
+            let chosen = MathSegmenter.bestPartition(strokeCount: s.strokes.count, groups: scored.groups,
+                                                     scores: scored.best.map(\.score))
+            let alts = r.on.partitionAlternatives(&scored, chosen: chosen, strokes: s.strokes)
+            #expect(!alts.isEmpty)
+            for a in alts {
+                #expect(a.flatMap { scored.groups[$0] }.sorted() == Array(s.strokes.indices))
+                #expect(Set(a) != Set(chosen))
+            }
+        }
+    }
+}
