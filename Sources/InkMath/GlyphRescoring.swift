@@ -20,9 +20,7 @@ extension MathRecognizer {
         var doubt: [Int: Double] = [:]
         func read(_ k: Int) {
             guard summed[k] == nil, let cs = scored.scores[k],
-                  let lp = glyphNetwork.logProbabilities(strokes: scored.groups[k].map { strokes[$0] }) else { return }
-            var c = cs
-            for i in lp.indices { c[i + 1] += glyphWeight * Double(lp[i]) }
+                  let (c, lp) = withGlyph(cs, ink: scored.groups[k].map { strokes[$0] }) else { return }
             summed[k] = rank(c)
             if let junk { doubt[k] = exp(Double(lp[junk])) }
         }
@@ -50,5 +48,14 @@ extension MathRecognizer {
             scored.candidates[k] = r.candidates
         }
         return result
+    }
+
+    /// `cs` (class scores, index 0 the CTC blank) with the glyph network's log-probabilities of the
+    /// ink added at `glyphWeight`, and those log-probabilities; nil without the network or an image.
+    func withGlyph(_ cs: [Double], ink: [[SIMD2<Double>]]) -> (scores: [Double], glyph: [Float])? {
+        guard let glyphNetwork, glyphWeight > 0, let lp = glyphNetwork.logProbabilities(strokes: ink) else { return nil }
+        var c = cs
+        for i in lp.indices { c[i + 1] += glyphWeight * Double(lp[i]) }
+        return (c, lp)
     }
 }

@@ -31,11 +31,9 @@ extension MathRecognizer {
         let groups = pairs.map { [scored.groups[$0.dot][0], scored.groups[$0.stem][0]].sorted() }
         var out: [(parts: [Int], merged: Int)] = []
         for (p, cs) in zip(pairs, classScores(of: groups, strokes: strokes)) {
-            guard var cs else { continue }
+            guard let seq = cs else { continue }
             let g = [scored.groups[p.dot][0], scored.groups[p.stem][0]].sorted()
-            if let glyphNetwork, glyphWeight > 0, let lp = glyphNetwork.logProbabilities(strokes: g.map { strokes[$0] }) {
-                for i in lp.indices { cs[i + 1] += glyphWeight * Double(lp[i]) }
-            }
+            let cs = withGlyph(seq, ink: g.map { strokes[$0] })?.scores ?? seq
             let r = rank(cs)
             guard r.candidates.contains(where: { $0.label == "i" || $0.label == "j" }) else { continue }
             scored.append(g, cs, r)

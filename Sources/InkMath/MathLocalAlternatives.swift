@@ -21,11 +21,8 @@ extension MathRecognizer {
         for k in chosen { for s in scored.groups[k] { owner[s] = k } }
         var summed = Set(chosen)
         func addGlyph(_ k: Int) {
-            guard summed.insert(k).inserted, var cs = scored.scores[k] else { return }
-            if let glyphNetwork, glyphWeight > 0, let lp = glyphNetwork.logProbabilities(strokes: scored.groups[k].map { strokes[$0] }) {
-                for i in lp.indices { cs[i + 1] += glyphWeight * Double(lp[i]) }
-            }
-            let r = rank(cs)
+            guard summed.insert(k).inserted, let seq = scored.scores[k] else { return }
+            let r = rank(withGlyph(seq, ink: scored.groups[k].map { strokes[$0] })?.scores ?? seq)
             scored.best[k] = (r.label, r.score)
             scored.candidates[k] = r.candidates
         }

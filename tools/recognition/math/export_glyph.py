@@ -74,13 +74,7 @@ def main():
     print(f"wrote {args.out} ({os.path.getsize(args.out)} bytes, step {ck['step']})")
     if args.parity:
         half = {n: torch.from_numpy(a.astype(np.float16).astype(np.float32)) for n, a in ts}
-        sd = net.state_dict()
-        for i in range(len(net.widths)):
-            sd[f"convs.{i}.weight"].copy_(half[f"conv{i}.weight"])
-            sd[f"convs.{i}.bias"].copy_(half[f"conv{i}.bias"])
-        for n in ("fc.weight", "fc.bias", "out.weight", "out.bias"):
-            sd[n].copy_(half[n])
-        net.eval()
+        glyph_net.load_tensors(net, half).eval()
         cases = []
         for g in parity_groups():
             img = GI.image(g)

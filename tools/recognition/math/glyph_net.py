@@ -45,5 +45,17 @@ def from_checkpoint(ck) -> GlyphNet:
     return net
 
 
+def load_tensors(net: GlyphNet, t) -> GlyphNet:
+    """Copies the weight file's named tensors (export_glyph.tensors' names: conv0.weight ... out.bias)
+    into `net`."""
+    sd = net.state_dict()
+    for i in range(len(net.widths)):
+        sd[f"convs.{i}.weight"].copy_(t[f"conv{i}.weight"])
+        sd[f"convs.{i}.bias"].copy_(t[f"conv{i}.bias"])
+    for n in ("fc.weight", "fc.bias", "out.weight", "out.bias"):
+        sd[n].copy_(t[n])
+    return net
+
+
 def num_params(m: nn.Module) -> int:
     return sum(p.numel() for p in m.parameters())

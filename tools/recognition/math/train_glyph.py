@@ -79,14 +79,7 @@ def read_bin(path) -> glyph_net.GlyphNet:
     t = {e["name"]: torch.from_numpy(np.frombuffer(raw, "<f2", e["count"], base + e["offset"]).astype(np.float32)
                                      .reshape(e["shape"])) for e in header["tensors"]}
     cfg = header["config"]
-    net = glyph_net.GlyphNet(tuple(cfg["widths"]), cfg["hidden"])
-    sd = net.state_dict()
-    for i in range(len(net.widths)):
-        sd[f"convs.{i}.weight"].copy_(t[f"conv{i}.weight"])
-        sd[f"convs.{i}.bias"].copy_(t[f"conv{i}.bias"])
-    for n in ("fc.weight", "fc.bias", "out.weight", "out.bias"):
-        sd[n].copy_(t[n])
-    return net
+    return glyph_net.load_tensors(glyph_net.GlyphNet(tuple(cfg["widths"]), cfg["hidden"]), t)
 
 
 def validation_groups(n=150, seed=777):
