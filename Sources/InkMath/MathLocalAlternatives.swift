@@ -12,6 +12,8 @@ extension MathRecognizer {
     /// Most an alternative may lose on its groups' own scores (nats) and still be read: what the
     /// context can win back is bounded as its candidates are (`MathReadings.contextMargin`).
     static let alternativeLoss = MathReadings.contextMargin
+    /// Most alternatives read per round.
+    static let maxAlternatives = 48
 
     /// Two chosen groups whose union is a scored hypothesis, and a chosen group of several strokes
     /// cut into two scored hypotheses: each as the chosen groups with that one change. New groups'
@@ -26,7 +28,7 @@ extension MathRecognizer {
             scored.best[k] = (r.label, r.score)
             scored.candidates[k] = r.candidates
         }
-        var out: [[Int]] = []
+        var out: [(alt: [Int], loss: Double)] = []
         let n = scored.groups.count
         for j in 0 ..< n where owner[scored.groups[j][0]] != j && scored.scores[j] != nil {
             let g = scored.groups[j]
@@ -34,7 +36,7 @@ extension MathRecognizer {
             guard owners.count == 2, owners.allSatisfy({ o in scored.groups[o].allSatisfy(g.contains) }) else { continue }
             addGlyph(j)
             let loss = owners.reduce(0) { $0 + scored.best[$1].score } - scored.best[j].score - groupPenalty
-            if loss < Self.alternativeLoss { out.append(chosen.filter { !owners.contains($0) } + [j]) }
+            if loss < Self.alternativeLoss { out.append((chosen.filter { !owners.contains($0) } + [j], loss)) }
         }
         for k in chosen where scored.groups[k].count > 1 {
             let whole = Set(scored.groups[k])
@@ -47,9 +49,10 @@ extension MathRecognizer {
                 addGlyph(a)
                 addGlyph(b)
                 let loss = scored.best[k].score - scored.best[a].score - scored.best[b].score + groupPenalty
-                if loss < Self.alternativeLoss { out.append(chosen.filter { $0 != k } + [a, b]) }
+                if loss < Self.alternativeLoss { out.append((chosen.filter { $0 != k } + [a, b], loss)) }
             }
         }
-        return out
+        // The cheapest first, so that a line with many pays for a bounded number of readings.
+        return out.sorted { $0.loss < $1.loss }.prefix(Self.maxAlternatives).map(\.alt)
     }
 }

@@ -85,6 +85,8 @@ public final class MathRecognizer: Sendable {
     /// How far below `alternativeMargin` an alternative's quick reading (no swaps) may fall and
     /// still be read whole: swaps can only raise a line's best score.
     static let alternativeSlack = 1.0
+    /// Most symbols a line may have for the dot letters and the partition alternatives to be read.
+    public static let maxSymbolsForAlternatives = 40
     /// The default `alternativeMargin`, chosen on composed validation expressions (docs/MATH-MODEL.md).
     public static let defaultAlternativeMargin = 2.0
 
@@ -190,7 +192,10 @@ public final class MathRecognizer: Sendable {
                                                 scores: scored.groups.indices.map { scored.best[$0].score }, penalty: groupPenalty)
         var chosen = glyphRescored(&scored, chosen: first, strokes: strokes)
         var line = read(chosen, scored: scored, strokes: strokes, index: index, strokeIds: strokeIds)
-        if dotLetters {
+        // Each alternative is a whole line read again: on long lines (hundreds of symbols) that
+        // would cost seconds, and calculator lines are short.
+        let fewSymbols = chosen.count <= Self.maxSymbolsForAlternatives
+        if dotLetters, fewSymbols {
             // An `i` or `j` whose dot the partition left apart: the whole reading decides, the
             // neighbours' context included (`s`, stem, dot, `n` is `\sin`).
             for m in dotLetterMerges(&scored, chosen: chosen, strokes: strokes) where m.parts.allSatisfy(chosen.contains) {
@@ -199,7 +204,7 @@ public final class MathRecognizer: Sendable {
                 if other.score > line.score { (chosen, line) = (alt, other) }
             }
         }
-        if localAlternatives {
+        if localAlternatives, fewSymbols {
             // One merge or one split at a time, each kept only where the whole line reads better by
             // `alternativeMargin`: the partition's local scores cannot see the neighbours.
             for _ in 0 ..< 3 {

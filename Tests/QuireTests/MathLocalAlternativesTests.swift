@@ -56,4 +56,24 @@ import QuireTools
             }
         }
     }
+
+    /// A line of more than `maxSymbolsForAlternatives` symbols is read as the partition chose it:
+    /// every alternative is the whole line read again, which on hundreds of symbols costs seconds.
+    @Test func aLongLineIsNotReadAgainPerAlternative() throws {
+        guard let r = try Self.recognizers() else { Issue.record("no math weights"); return }
+        let samples = try MathSample.read(path: Self.url.path)
+        var line: [[SIMD2<Double>]] = []
+        var x = 0.0
+        while line.count <= 2 * MathRecognizer.maxSymbolsForAlternatives {
+            for s in samples {
+                let minX = s.strokes.flatMap { $0 }.map(\.x).min() ?? 0
+                let maxX = s.strokes.flatMap { $0 }.map(\.x).max() ?? 0
+                line += s.strokes.map { $0.map { SIMD2($0.x - minX + x, $0.y) } }
+                x += maxX - minX + 8
+            }
+        }
+        let on = try #require(r.on.recognizeLine(strokes: line)), off = try #require(r.off.recognizeLine(strokes: line))
+        #expect(on.symbols.count > MathRecognizer.maxSymbolsForAlternatives)
+        #expect(on.latex == off.latex)
+    }
 }
