@@ -33,10 +33,11 @@ extension MathRecognizer {
         for (p, cs) in zip(pairs, classScores(of: groups, strokes: strokes)) {
             guard let seq = cs else { continue }
             let g = [scored.groups[p.dot][0], scored.groups[p.stem][0]].sorted()
-            let cs = withGlyph(seq, ink: g.map { strokes[$0] })?.scores ?? seq
-            let r = rank(cs)
+            let r = rank(withGlyph(seq, ink: g.map { strokes[$0] })?.scores ?? seq)
             guard r.candidates.contains(where: { $0.label == "i" || $0.label == "j" }) else { continue }
-            scored.append(g, cs, r)
+            // `scores` keeps the sequence network's alone, as for every hypothesis, so that the
+            // partition alternatives add the glyph network's once.
+            scored.append(g, seq, r)
             out.append(([p.dot, p.stem], scored.groups.count - 1))
         }
         return out
