@@ -48,18 +48,21 @@ enum MathReadings {
             let w = s.box.width / H, h = s.box.height / H
             let tall = { (c: Character) in MathSymbols.digits.contains(c) || (c.isASCII && c.isUppercase) }
             var changed = false
+            // Whether the other kind is among the five best, as when these checks were tuned: the
+            // symbols keep more candidates (`MathRecognizer.candidateCount`), far-fetched ones.
+            let near = s.candidates.prefix(5)
             for k in s.candidates.indices {
                 let c = Character(s.candidates[k].label)
                 var penalty = 0.0
                 if (c == "." && w > dotWidth) || (c == "-" && w < 0.6 * dotWidth) { penalty = sizePenalty }
                 // A capital is a digit's height, a small letter without ascender 0.62 of it.
-                if c.isASCII && c.isUppercase && h < 0.72 && s.candidates.contains(where: { $0.label == c.lowercased() }) { penalty = casePenalty }
-                if xHeightLetters.contains(c) && h > 0.95 && s.candidates.contains(where: { $0.label == c.uppercased() }) { penalty = casePenalty }
+                if c.isASCII && c.isUppercase && h < 0.72 && near.contains(where: { $0.label == c.lowercased() }) { penalty = casePenalty }
+                if xHeightLetters.contains(c) && h > 0.95 && near.contains(where: { $0.label == c.uppercased() }) { penalty = casePenalty }
                 // Beside a row's other symbols a small letter is not a digit's height, a digit not a
                 // small letter's (`z`/`2`, `s`/`5`, `o`/`0`).
                 if local {
-                    if tall(c) && h < 0.7 && s.candidates.contains(where: { xHeightLetters.contains(Character($0.label)) }) { penalty = casePenalty }
-                    if xHeightLetters.contains(c) && h > 0.95 && s.candidates.contains(where: { tall(Character($0.label)) }) { penalty = casePenalty }
+                    if tall(c) && h < 0.7 && near.contains(where: { xHeightLetters.contains(Character($0.label)) }) { penalty = casePenalty }
+                    if xHeightLetters.contains(c) && h > 0.95 && near.contains(where: { tall(Character($0.label)) }) { penalty = casePenalty }
                 }
                 if penalty > 0 {
                     s.candidates[k].score -= penalty
@@ -139,21 +142,24 @@ enum MathReadings {
 
     /// The readings, best first, and the symbols' classes in the best one.
     static func nBest(symbols: [MathSymbol], ticks: [Double?], limit: Int,
-                      context: MathContext? = nil, weight: Double = 0, swaps trySwaps: Bool = true)
+                      context: MathContext? = nil, weight: Double = 0, syntaxWeight: Double = 0,
+                      swaps trySwaps: Bool = true)
         -> (readings: [MathExpressionCandidate], labels: [Character]) {
         let scores = symbols.map { s in
             Dictionary(s.candidates.map { (Character($0.label), $0.score) }, uniquingKeysWith: max)
         }
-        func reading(_ labels: [Character]) -> MathExpressionCandidate {
+        func reading(_ labels: [Character]) -> (MathExpressionCandidate, faults: Int) {
             let inputs = symbols.indices.map { ParsedSymbolInput(label: labels[$0], box: symbols[$0].box, tick: ticks[$0]) }
             let layout = MathParser.layout(inputs)
             let node = MathTreeBuilder.node(layout)
             var score = labels.indices.reduce(0) { $0 + (scores[$1][labels[$1]] ?? -1e9) }
             score -= baselineWeight * baselineMisfit(layout, labels: labels, boxes: symbols.map(\.box))
+            let faults = syntaxWeight > 0 ? MathWellFormed.faults(layout) : 0
+            score -= syntaxWeight * Double(faults)
             if let context, weight > 0 {
                 score += weight * context.logProbability(of: MathContext.tokens(MathContext.slots(layout)))
             }
-            return MathExpressionCandidate(node: node, latex: node.latex, score: score)
+            return (MathExpressionCandidate(node: node, latex: node.latex, score: score), faults)
         }
         let best = symbols.map { Character($0.label) }
         var start = best
@@ -177,20 +183,25 @@ enum MathReadings {
             start = context.decode(slots: MathContext.slots(layout), options: options, weight: weight)
         }
         var out: [String: (reading: MathExpressionCandidate, labels: [Character])] = [:]
-        func add(_ l: [Character]) {
-            let r = reading(l)
-            if let old = out[r.latex], old.reading.score >= r.score { return }
+        @discardableResult func add(_ l: [Character]) -> Int {
+            let (r, faults) = reading(l)
+            if let old = out[r.latex], old.reading.score >= r.score { return faults }
             out[r.latex] = (r, l)
+            return faults
         }
-        add(start)
+        let startFaults = add(start)
         if start != best { add(best) }
         // Substitutions of the chosen reading, one symbol and two at once, all ranked by the whole
         // reading's score (the Viterbi pass saw neither the parse of its own classes nor the kind
         // trigram): a `1` read `/` may need its neighbour's class changed too to parse as a number.
         var swaps: [(symbol: Int, label: Character, cost: Double)] = []
+        // A reading no calculation could be (`9./=`) may be mended by a class the classifier put
+        // far below: a writer whose `1` is a `/` gives it no doubt at all.
+        var reach = margin
+        if startFaults > 0 { reach = .infinity }
         for (i, s) in symbols.enumerated() where trySwaps {
             guard let top = s.candidates.first?.score else { continue }
-            for c in s.candidates where Character(c.label) != start[i] && top - c.score < margin && c.score.isFinite {
+            for c in s.candidates where Character(c.label) != start[i] && top - c.score < reach && c.score.isFinite {
                 swaps.append((i, Character(c.label), top - c.score))
             }
         }

@@ -90,6 +90,12 @@ public final class MathRecognizer: Sendable {
     /// The default `alternativeMargin`, chosen on composed validation expressions (docs/MATH-MODEL.md).
     public static let defaultAlternativeMargin = 2.0
 
+    /// Nats a reading pays per fault that no written calculation has (`MathWellFormed`: `/=`, a
+    /// bracket never closed, an operator ending a line); 0 ranks readings without looking.
+    public let syntaxWeight: Double
+    /// The default `syntaxWeight`, chosen on composed validation expressions (docs/MATH-MODEL.md).
+    public static let defaultSyntaxWeight = 4.0
+
     let junkClass: Int
     let symbolClasses: [Int]
 
@@ -103,7 +109,8 @@ public final class MathRecognizer: Sendable {
                 glyphJunkWeight: Double = defaultGlyphJunkWeight,
                 glyphRepartition: Bool = defaultGlyphRepartition,
                 glyphSplitDoubt: Double = defaultGlyphSplitDoubt, dotLetters: Bool = defaultDotLetters,
-                localAlternatives: Bool = defaultLocalAlternatives, alternativeMargin: Double = defaultAlternativeMargin) throws {
+                localAlternatives: Bool = defaultLocalAlternatives, alternativeMargin: Double = defaultAlternativeMargin,
+                syntaxWeight: Double = defaultSyntaxWeight) throws {
         guard let junk = model.charset.firstIndex(of: MathSymbols.junk) else {
             throw MathRecognizerError.notAMathModel("no \"\(MathSymbols.junk)\" class")
         }
@@ -123,6 +130,7 @@ public final class MathRecognizer: Sendable {
         self.glyphRepartition = glyphRepartition
         self.dotLetters = dotLetters
         self.localAlternatives = localAlternatives
+        self.syntaxWeight = syntaxWeight.isFinite ? max(0, syntaxWeight) : 0
         self.alternativeMargin = alternativeMargin.isFinite ? max(0, alternativeMargin) : .infinity
         self.glyphSplitDoubt = glyphSplitDoubt.isFinite ? min(1, max(0, glyphSplitDoubt)) : 1
         self.variants = variants.filter { !$0.isIdentity }
@@ -249,7 +257,8 @@ public final class MathRecognizer: Sendable {
         ticks = order.map { ticks[$0] }
         symbols = MathReadings.sizeChecked(order.map { symbols[$0] }, ticks: ticks)
         let (readings, labels) = MathReadings.nBest(symbols: symbols, ticks: ticks, limit: maxCandidates,
-                                                    context: MathContext.standard, weight: contextWeight, swaps: !quick)
+                                                    context: MathContext.standard, weight: contextWeight,
+                                                    syntaxWeight: syntaxWeight, swaps: !quick)
         for i in symbols.indices where symbols[i].label != String(labels[i]) {
             // The chosen class first, as `MathSymbol.candidates` promises.
             symbols[i].label = String(labels[i])
@@ -283,11 +292,16 @@ public final class MathRecognizer: Sendable {
         }
     }
 
-    /// The best symbol class (never "not one symbol") and the five best as candidates.
+    /// How many classes each symbol keeps as candidates: beyond the five a user picks from, so that
+    /// a reading no calculation could be (`MathWellFormed`) can reach a class the classifier put far
+    /// down (one writer's `1` is a `/` to it, with `l`, `)` and `,` before the `1`).
+    static let candidateCount = 8
+
+    /// The best symbol class (never "not one symbol") and the `candidateCount` best as candidates.
     func rank(_ cs: [Double]) -> (label: Character, score: Double, candidates: [MathSymbolCandidate]) {
         let ranked = symbolClasses.sorted { (cs[$0], -$0) > (cs[$1], -$1) }
         return (model.charset[ranked[0] - 1], max(cs[ranked[0]], -1e9),
-                ranked.prefix(5).map { MathSymbolCandidate(label: String(model.charset[$0 - 1]), score: max(cs[$0], -1e9)) })
+                ranked.prefix(Self.candidateCount).map { MathSymbolCandidate(label: String(model.charset[$0 - 1]), score: max(cs[$0], -1e9)) })
     }
 
     /// Every hypothesis with its best symbol class and the runners-up; strokes the network could not

@@ -39,7 +39,9 @@ struct MathFlags: ParsableArguments {
     var noLocalAlternatives = false
     @Option(name: .customLong("math-alternative-margin"), help: "How much better (nats) a line must read for a merge or split to be kept (default \(MathRecognizer.defaultAlternativeMargin)).")
     var alternativeMargin: Double = MathRecognizer.defaultAlternativeMargin
-    @Flag(name: .customLong("math-segments"), help: "With --jsonl --json: add each symbol's class and strokes (\"symbols\") and every stroke group the segmenter scored (\"hypotheses\": strokes, best class, score; the sample read as one line).")
+    @Option(name: .customLong("math-syntax-weight"), help: "Nats a reading pays per fault no written calculation has (an operator ending a line, a bracket never closed; 0: off; default \(MathRecognizer.defaultSyntaxWeight)).")
+    var syntaxWeight: Double = MathRecognizer.defaultSyntaxWeight
+    @Flag(name: .customLong("math-segments"), help: "With --jsonl --json: add each symbol's class, strokes and candidates (\"symbols\") and every stroke group the segmenter scored (\"hypotheses\": strokes, best class, score; the sample read as one line).")
     var segments = false
 
     /// The editor's adapter over the weights of `--math-model` or the bundled ones (loaded now).
@@ -95,7 +97,7 @@ struct MathFlags: ParsableArguments {
                                       glyphNetwork: glyph, glyphWeight: glyphWeight, glyphJunkWeight: glyphJunkWeight,
                                       glyphRepartition: !noGlyphRepartition, glyphSplitDoubt: glyphSplitDoubt,
                                       dotLetters: !noDotLetters, localAlternatives: !noLocalAlternatives,
-                                      alternativeMargin: alternativeMargin)
+                                      alternativeMargin: alternativeMargin, syntaxWeight: syntaxWeight)
         } catch {
             throw QuireError(.resourceMissing, "math recognizer weights \(url.path): \(error)")
         }
@@ -143,9 +145,10 @@ enum RecognizeMath {
                     "candidates": .array(o.candidates.map(JSONValue.string)), "ms": .number((o.ms * 100).rounded() / 100),
                 ]
                 if segments {
-                    // Each symbol's class and strokes (indices into the sample's), so a wrong grouping shows.
+                    // Each symbol's class, strokes (indices into the sample's) and candidates, so a wrong grouping or a close runner-up shows.
                     fields["symbols"] = .array(o.expressions.flatMap(\.symbols).map {
-                        .object(["label": .string($0.label), "strokes": .array($0.strokeIndices.map { .number(Double($0)) })])
+                        .object(["label": .string($0.label), "strokes": .array($0.strokeIndices.map { .number(Double($0)) }),
+                                 "candidates": .array($0.candidates.map { .object(["label": .string($0.label), "score": .number(($0.score * 100).rounded() / 100)]) })])
                     })
                     fields["hypotheses"] = .array(recognizer.hypothesisScores(strokes: s.strokes).map {
                         .object(["strokes": .array($0.strokeIndices.map { .number(Double($0)) }), "label": .string($0.label),
