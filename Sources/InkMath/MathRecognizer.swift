@@ -90,6 +90,11 @@ public final class MathRecognizer: Sendable {
     /// The default `alternativeMargin`, chosen on composed validation expressions (docs/MATH-MODEL.md).
     public static let defaultAlternativeMargin = 2.0
 
+    /// Whether a symbol's pen path may rule out a candidate its box allows (`MathStrokeShape`: a
+    /// one-stroke zigzag is a `=`, not a `-`).
+    public let strokeShapes: Bool
+    /// The default `strokeShapes`.
+    public static let defaultStrokeShapes = true
     /// Nats a reading pays per fault that no written calculation has (`MathWellFormed`: `/=`, a
     /// bracket never closed, an operator ending a line); 0 ranks readings without looking.
     public let syntaxWeight: Double
@@ -110,7 +115,7 @@ public final class MathRecognizer: Sendable {
                 glyphRepartition: Bool = defaultGlyphRepartition,
                 glyphSplitDoubt: Double = defaultGlyphSplitDoubt, dotLetters: Bool = defaultDotLetters,
                 localAlternatives: Bool = defaultLocalAlternatives, alternativeMargin: Double = defaultAlternativeMargin,
-                syntaxWeight: Double = defaultSyntaxWeight) throws {
+                syntaxWeight: Double = defaultSyntaxWeight, strokeShapes: Bool = defaultStrokeShapes) throws {
         guard let junk = model.charset.firstIndex(of: MathSymbols.junk) else {
             throw MathRecognizerError.notAMathModel("no \"\(MathSymbols.junk)\" class")
         }
@@ -130,6 +135,7 @@ public final class MathRecognizer: Sendable {
         self.glyphRepartition = glyphRepartition
         self.dotLetters = dotLetters
         self.localAlternatives = localAlternatives
+        self.strokeShapes = strokeShapes
         self.syntaxWeight = syntaxWeight.isFinite ? max(0, syntaxWeight) : 0
         self.alternativeMargin = alternativeMargin.isFinite ? max(0, alternativeMargin) : .infinity
         self.glyphSplitDoubt = glyphSplitDoubt.isFinite ? min(1, max(0, glyphSplitDoubt)) : 1
@@ -249,8 +255,9 @@ public final class MathRecognizer: Sendable {
             let xs = pts.map(\.x), ys = pts.map(\.y)
             let box = MathBox(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
             let ids = strokeIds.map { ids in g.compactMap { ids.indices.contains(index[$0]) ? ids[index[$0]] : nil } } ?? []
-            symbols.append(MathSymbol(label: String(scored.best[k].label), candidates: scored.candidates[k], box: box,
-                                      strokeIndices: g.map { index[$0] }, strokeIds: ids))
+            let symbol = MathSymbol(label: String(scored.best[k].label), candidates: scored.candidates[k], box: box,
+                                    strokeIndices: g.map { index[$0] }, strokeIds: ids)
+            symbols.append(strokeShapes ? MathStrokeShape.checked(symbol, strokes: g.map { strokes[$0] }) : symbol)
             ticks.append(scored.best[k].label == "√" ? MathParser.radicalTick(g.map { strokes[$0] }) : nil)
         }
         let order = symbols.indices.sorted { (symbols[$0].box.x, $0) < (symbols[$1].box.x, $1) }

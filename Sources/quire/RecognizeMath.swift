@@ -41,6 +41,8 @@ struct MathFlags: ParsableArguments {
     var alternativeMargin: Double = MathRecognizer.defaultAlternativeMargin
     @Option(name: .customLong("math-syntax-weight"), help: "Nats a reading pays per fault no written calculation has (an operator ending a line, a bracket never closed; 0: off; default \(MathRecognizer.defaultSyntaxWeight)).")
     var syntaxWeight: Double = MathRecognizer.defaultSyntaxWeight
+    @Flag(name: .customLong("no-math-stroke-shape"), help: "Never let a symbol's pen path rule out a class (a one-stroke zigzag read as = rather than -).")
+    var noStrokeShape = false
     @Flag(name: .customLong("math-segments"), help: "With --jsonl --json: add each symbol's class, strokes and candidates (\"symbols\") and every stroke group the segmenter scored (\"hypotheses\": strokes, best class, score; the sample read as one line).")
     var segments = false
 
@@ -97,7 +99,8 @@ struct MathFlags: ParsableArguments {
                                       glyphNetwork: glyph, glyphWeight: glyphWeight, glyphJunkWeight: glyphJunkWeight,
                                       glyphRepartition: !noGlyphRepartition, glyphSplitDoubt: glyphSplitDoubt,
                                       dotLetters: !noDotLetters, localAlternatives: !noLocalAlternatives,
-                                      alternativeMargin: alternativeMargin, syntaxWeight: syntaxWeight)
+                                      alternativeMargin: alternativeMargin, syntaxWeight: syntaxWeight,
+                                      strokeShapes: !noStrokeShape)
         } catch {
             throw QuireError(.resourceMissing, "math recognizer weights \(url.path): \(error)")
         }
