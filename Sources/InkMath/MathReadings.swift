@@ -148,8 +148,8 @@ enum MathReadings {
         let scores = symbols.map { s in
             Dictionary(s.candidates.map { (Character($0.label), $0.score) }, uniquingKeysWith: max)
         }
-        func reading(_ labels: [Character]) -> (MathExpressionCandidate, faults: Int) {
-            let inputs = symbols.indices.map { ParsedSymbolInput(label: labels[$0], box: symbols[$0].box, tick: ticks[$0]) }
+        func reading(_ labels: [Character], layoutBoxes: [MathBox]? = nil) -> (MathExpressionCandidate, faults: Int) {
+            let inputs = symbols.indices.map { ParsedSymbolInput(label: labels[$0], box: layoutBoxes?[$0] ?? symbols[$0].box, tick: ticks[$0]) }
             let layout = MathParser.layout(inputs)
             let node = MathTreeBuilder.node(layout)
             var score = labels.indices.reduce(0) { $0 + (scores[$1][labels[$1]] ?? -1e9) }
@@ -183,8 +183,8 @@ enum MathReadings {
             start = context.decode(slots: MathContext.slots(layout), options: options, weight: weight)
         }
         var out: [String: (reading: MathExpressionCandidate, labels: [Character])] = [:]
-        @discardableResult func add(_ l: [Character]) -> Int {
-            let (r, faults) = reading(l)
+        @discardableResult func add(_ l: [Character], layoutBoxes: [MathBox]? = nil) -> Int {
+            let (r, faults) = reading(l, layoutBoxes: layoutBoxes)
             if let old = out[r.latex], old.reading.score >= r.score { return faults }
             out[r.latex] = (r, l)
             return faults
@@ -218,6 +218,12 @@ enum MathReadings {
                 l[x.symbol] = x.label
                 l[y.symbol] = y.label
                 add(l)
+            }
+        }
+        if flattenScripts && trySwaps, let top = out.values.max(by: { $0.reading.score < $1.reading.score }) {
+            let inputs = symbols.indices.map { ParsedSymbolInput(label: top.labels[$0], box: symbols[$0].box, tick: ticks[$0]) }
+            for b in flattenedBoxes(MathParser.layout(inputs), labels: top.labels, boxes: symbols.map(\.box)) {
+                add(top.labels, layoutBoxes: b)
             }
         }
         let ranked = out.values.sorted { ($0.reading.score, $1.reading.latex) > ($1.reading.score, $0.reading.latex) }

@@ -1,0 +1,53 @@
+import Foundation
+import InkRecognition
+import Testing
+@testable import InkMath
+@testable import Quire
+import QuireTools
+
+/// Superscripts also read on their base's line (`MathScriptAlternatives.swift`).
+@Suite struct MathScriptAlternativesTests {
+    static func box(_ x: Double, _ top: Double, _ h: Double) -> MathBox { MathBox(x: x, y: top, width: 0.6 * h, height: h) }
+
+    @Test func aSuperscriptOfItsBaseSizeMovesOntoTheBaseLine() throws {
+        // `8` on the line (bottom at 10), then `6` as large but raised by half its height: a superscript.
+        let labels: [Character] = ["8", "6"]
+        let boxes = [Self.box(0, 0, 10), Self.box(7, -5, 10)]
+        let layout = MathParser.layout(labels.indices.map { ParsedSymbolInput(label: labels[$0], box: boxes[$0]) })
+        #expect(layout == [.symbol("8", source: 0), .script(superscript: true, [.symbol("6", source: 1)])])
+        let flat = MathReadings.flattenedBoxes(layout, labels: labels, boxes: boxes)
+        try #require(flat.count == 1)
+        #expect(abs(flat[0][1].y - 0) < 1e-9 && flat[0][0] == boxes[0])
+        let relaid = MathParser.layout(labels.indices.map { ParsedSymbolInput(label: labels[$0], box: flat[0][$0]) })
+        #expect(relaid == [.symbol("8", source: 0), .symbol("6", source: 1)])
+    }
+
+    @Test func smallSuperscriptsAndSubscriptsStay() {
+        let labels: [Character] = ["8", "6"]
+        // Half the size and raised: a superscript as people write one.
+        let small = [Self.box(0, 0, 10), Self.box(7, -3, 5)]
+        let sup = MathParser.layout(labels.indices.map { ParsedSymbolInput(label: labels[$0], box: small[$0]) })
+        #expect(sup.count == 2)
+        #expect(MathReadings.flattenedBoxes(sup, labels: labels, boxes: small).isEmpty)
+        // Small and lowered: a subscript, never read flat.
+        let low = [Self.box(0, 0, 10), Self.box(7, 8, 5)]
+        let sub = MathParser.layout(labels.indices.map { ParsedSymbolInput(label: labels[$0], box: low[$0]) })
+        #expect(sub == [.symbol("8", source: 0), .script(superscript: false, [.symbol("6", source: 1)])])
+        #expect(MathReadings.flattenedBoxes(sub, labels: labels, boxes: low).isEmpty)
+    }
+
+    /// Real ink of a training writer (Fixtures/README.md): `86.7` whose `6.7` stands a little high.
+    @Test func digitsWrittenHighReadOnTheLine() throws {
+        guard let url = MathRecognizerAdapter.defaultWeightsURL() else { Issue.record("no math weights"); return }
+        let model = try RecognitionModel(contentsOf: url)
+        let glyph = try MathRecognizer.glyphModelURL(beside: url).map { try GlyphNetwork(contentsOf: $0) }
+        let r = try MathRecognizer(model: model, glyphNetwork: glyph)
+        let samples = try MathSample.read(path: repositoryRoot.appendingPathComponent("Tests/QuireTests/Fixtures/math-flat-script.jsonl").path)
+        #expect(samples.map(\.latex) == ["\\sqrt{(9+9)^{4}}\\times\\sqrt{2}\\geq86.7"])
+        for s in samples {
+            let e = MathEvaluation.run(s, recognizer: r)
+            #expect(e.latex == s.latex)
+            #expect(e.candidates.contains("\\sqrt{(9+9)^{4}}\\times\\sqrt{2}\\geq8^{6.7}"), "\(e.candidates)")
+        }
+    }
+}
