@@ -55,7 +55,7 @@ import QuireTools
     /// Composed expressions (Fixtures/README.md) the classifier alone misreads and the prior fixes.
     @Test func priorFixesLookAlikesInRealInk() throws {
         guard let shared = MathFixture.recognizer else { Issue.record("no math weights"); return }
-        let plain = try MathRecognizer(model: shared.model, contextWeight: 0)
+        let plain = try MathRecognizer(model: shared.model, contextWeight: 0, syntaxWeight: 0)
         let url = repositoryRoot.appendingPathComponent("Tests/QuireTests/Fixtures/math-context.jsonl")
         let samples = try MathSample.read(path: url.path)
         #expect(samples.map(\.latex) == ["1=", "7y=", "18=", "3-9x"])
