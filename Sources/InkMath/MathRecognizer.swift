@@ -90,6 +90,11 @@ public final class MathRecognizer: Sendable {
     /// The default `alternativeMargin`, chosen on composed validation expressions (docs/MATH-MODEL.md).
     public static let defaultAlternativeMargin = 2.0
 
+    /// Nats a partition pays, when lines are compared (the partition alternatives, dot letters),
+    /// per pair of strokes of different symbols that cross or touch (`MathStrokeCrossings`).
+    public let crossingPenalty: Double
+    /// The default `crossingPenalty`, chosen on composed validation expressions (docs/MATH-MODEL.md).
+    public static let defaultCrossingPenalty = 4.0
     /// Whether a symbol's pen path may rule out a candidate its box allows (`MathStrokeShape`: a
     /// one-stroke zigzag is a `=`, not a `-`).
     public let strokeShapes: Bool
@@ -115,7 +120,8 @@ public final class MathRecognizer: Sendable {
                 glyphRepartition: Bool = defaultGlyphRepartition,
                 glyphSplitDoubt: Double = defaultGlyphSplitDoubt, dotLetters: Bool = defaultDotLetters,
                 localAlternatives: Bool = defaultLocalAlternatives, alternativeMargin: Double = defaultAlternativeMargin,
-                syntaxWeight: Double = defaultSyntaxWeight, strokeShapes: Bool = defaultStrokeShapes) throws {
+                syntaxWeight: Double = defaultSyntaxWeight, strokeShapes: Bool = defaultStrokeShapes,
+                crossingPenalty: Double = defaultCrossingPenalty) throws {
         guard let junk = model.charset.firstIndex(of: MathSymbols.junk) else {
             throw MathRecognizerError.notAMathModel("no \"\(MathSymbols.junk)\" class")
         }
@@ -136,6 +142,7 @@ public final class MathRecognizer: Sendable {
         self.dotLetters = dotLetters
         self.localAlternatives = localAlternatives
         self.strokeShapes = strokeShapes
+        self.crossingPenalty = crossingPenalty.isFinite ? max(0, crossingPenalty) : 0
         self.syntaxWeight = syntaxWeight.isFinite ? max(0, syntaxWeight) : 0
         self.alternativeMargin = alternativeMargin.isFinite ? max(0, alternativeMargin) : .infinity
         self.glyphSplitDoubt = glyphSplitDoubt.isFinite ? min(1, max(0, glyphSplitDoubt)) : 1
@@ -273,7 +280,8 @@ public final class MathRecognizer: Sendable {
                 symbols[i].candidates.insert(symbols[i].candidates.remove(at: k), at: 0)
             }
         }
-        return (symbols, readings, readings[0].score - groupPenalty * Double(symbols.count))
+        let crossings = crossingPenalty > 0 ? MathStrokeCrossings.count(groups: chosen.map { scored.groups[$0] }, strokes: strokes) : 0
+        return (symbols, readings, readings[0].score - groupPenalty * Double(symbols.count) - crossingPenalty * Double(crossings))
     }
 
     /// Every stroke-group hypothesis of `strokes` read as one line, with its best symbol class and

@@ -43,6 +43,8 @@ struct MathFlags: ParsableArguments {
     var syntaxWeight: Double = MathRecognizer.defaultSyntaxWeight
     @Flag(name: .customLong("no-math-stroke-shape"), help: "Never let a symbol's pen path rule out a class (a one-stroke zigzag read as = rather than -).")
     var noStrokeShape = false
+    @Option(name: .customLong("math-crossing-penalty"), help: "Nats a partition pays, when whole lines are compared, per pair of strokes of different symbols that cross or touch (0: off; default \(MathRecognizer.defaultCrossingPenalty)).")
+    var crossingPenalty: Double = MathRecognizer.defaultCrossingPenalty
     @Flag(name: .customLong("math-segments"), help: "With --jsonl --json: add each symbol's class, strokes and candidates (\"symbols\") and every stroke group the segmenter scored (\"hypotheses\": strokes, best class, score; the sample read as one line).")
     var segments = false
 
@@ -100,7 +102,7 @@ struct MathFlags: ParsableArguments {
                                       glyphRepartition: !noGlyphRepartition, glyphSplitDoubt: glyphSplitDoubt,
                                       dotLetters: !noDotLetters, localAlternatives: !noLocalAlternatives,
                                       alternativeMargin: alternativeMargin, syntaxWeight: syntaxWeight,
-                                      strokeShapes: !noStrokeShape)
+                                      strokeShapes: !noStrokeShape, crossingPenalty: crossingPenalty)
         } catch {
             throw QuireError(.resourceMissing, "math recognizer weights \(url.path): \(error)")
         }
