@@ -24,6 +24,19 @@ import QuireTools
         #expect(!MathSegmenter.dotByBar(boxes[1], boxes[0], 2))
     }
 
+    @Test func aDecimalPointBesideADigitIsNeverPartOfIt() {
+        // A `4` of two strokes (5 mm), then a dot 0.15 mm right of it at its foot.
+        let four: [[SIMD2<Double>]] = [[SIMD2(2, 5), SIMD2(0, 8), SIMD2(3, 8)], [SIMD2(2.5, 6), SIMD2(2.5, 10)]]
+        let dot = [SIMD2(3.15, 9.5), SIMD2(3.25, 9.6)]
+        let hyps = MathSegmenter.hypotheses(four + [dot])
+        #expect(hyps.contains([0, 1]) && hyps.contains([2]))
+        #expect(!hyps.contains([0, 1, 2]), "\(hyps)")
+        #expect(MathSegmenter.hypotheses(four + [dot], prune: false).contains([0, 1, 2]))
+        // A `!` whose dot strayed right of its stem, and an `i`'s dot above, stay groups.
+        #expect(MathSegmenter.hypotheses([[SIMD2(1, 5), SIMD2(1, 9)], [SIMD2(1.15, 9.6), SIMD2(1.25, 9.7)]]).contains([0, 1]))
+        #expect(MathSegmenter.hypotheses([[SIMD2(1, 7), SIMD2(1, 10)], [SIMD2(1.3, 5.5), SIMD2(1.4, 5.6)]]).contains([0, 1]))
+    }
+
     @Test func aFractionIsOneLineHoweverFlatItsStrokes() {
         // 5 over 8, then `=`: three of five strokes are flat, so text's line grouping (by the
         // median stroke height) cut the numerator and bar from the rest; math keeps one line.
