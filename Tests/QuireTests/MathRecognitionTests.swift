@@ -11,6 +11,18 @@ enum MathFixture {
     static let samples: [MathSample] = (try? MathSample.read(path: url.path)) ?? []
     static let recognizer: MathRecognizer? = MathRecognizerAdapter.defaultWeightsURL().flatMap { try? MathRecognizer(contentsOf: $0) }
 
+    /// The shipped sequence and glyph weights, nil where none are installed: for recognizers built
+    /// with one step switched off.
+    static func weights() throws -> (model: RecognitionModel, glyph: GlyphNetwork?)? {
+        guard let url = MathRecognizerAdapter.defaultWeightsURL() else { return nil }
+        return (try RecognitionModel(contentsOf: url), try MathRecognizer.glyphModelURL(beside: url).map { try GlyphNetwork(contentsOf: $0) })
+    }
+
+    /// The expressions of `Tests/QuireTests/Fixtures/NAME` (Fixtures/README.md says whose ink).
+    static func read(_ name: String) throws -> [MathSample] {
+        try MathSample.read(path: repositoryRoot.appendingPathComponent("Tests/QuireTests/Fixtures/\(name)").path)
+    }
+
     static func sample(_ latex: String) throws -> MathSample {
         try #require(samples.first { $0.latex == latex }, "fixture expression \(latex) missing")
     }

@@ -38,11 +38,9 @@ import QuireTools
 
     /// Real ink of a training writer (Fixtures/README.md): `86.7` whose `6.7` stands a little high.
     @Test func digitsWrittenHighReadOnTheLine() throws {
-        guard let url = MathRecognizerAdapter.defaultWeightsURL() else { Issue.record("no math weights"); return }
-        let model = try RecognitionModel(contentsOf: url)
-        let glyph = try MathRecognizer.glyphModelURL(beside: url).map { try GlyphNetwork(contentsOf: $0) }
+        guard let (model, glyph) = try MathFixture.weights() else { Issue.record("no math weights"); return }
         let r = try MathRecognizer(model: model, glyphNetwork: glyph)
-        let samples = try MathSample.read(path: repositoryRoot.appendingPathComponent("Tests/QuireTests/Fixtures/math-flat-script.jsonl").path)
+        let samples = try MathFixture.read("math-flat-script.jsonl")
         #expect(samples.map(\.latex) == ["\\sqrt{(9+9)^{4}}\\times\\sqrt{2}\\geq86.7"])
         for s in samples {
             let e = MathEvaluation.run(s, recognizer: r)

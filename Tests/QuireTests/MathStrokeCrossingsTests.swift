@@ -30,13 +30,11 @@ import QuireTools
 
     /// Real ink of a training writer (Fixtures/README.md): the crossed `X` of `6^{3}>9X` stays whole.
     @Test func aCrossedLetterIsNotCutInTwo() throws {
-        guard let url = MathRecognizerAdapter.defaultWeightsURL() else { Issue.record("no math weights"); return }
-        let model = try RecognitionModel(contentsOf: url)
-        let glyph = try MathRecognizer.glyphModelURL(beside: url).map { try GlyphNetwork(contentsOf: $0) }
+        guard let (model, glyph) = try MathFixture.weights() else { Issue.record("no math weights"); return }
         let on = try MathRecognizer(model: model, glyphNetwork: glyph)
         let off = try MathRecognizer(model: model, glyphNetwork: glyph, crossingPenalty: 0)
         #expect(on.crossingPenalty == MathRecognizer.defaultCrossingPenalty && on.crossingPenalty > 0)
-        let samples = try MathSample.read(path: repositoryRoot.appendingPathComponent("Tests/QuireTests/Fixtures/math-crossings.jsonl").path)
+        let samples = try MathFixture.read("math-crossings.jsonl")
         #expect(samples.map(\.latex) == ["6^{3}>9X"])
         for s in samples {
             let right = MathEvaluation.run(s, recognizer: on), wrong = MathEvaluation.run(s, recognizer: off)

@@ -45,13 +45,11 @@ import QuireTools
     /// Real ink of training writers (Fixtures/README.md) whose best reading without the check has a
     /// bracket nothing opened; with it, each reads exactly.
     @Test func faultyReadingsLoseToWellFormedOnes() throws {
-        guard let url = MathRecognizerAdapter.defaultWeightsURL() else { Issue.record("no math weights"); return }
-        let model = try RecognitionModel(contentsOf: url)
-        let glyph = try MathRecognizer.glyphModelURL(beside: url).map { try GlyphNetwork(contentsOf: $0) }
+        guard let (model, glyph) = try MathFixture.weights() else { Issue.record("no math weights"); return }
         let on = try MathRecognizer(model: model, glyphNetwork: glyph)
         let off = try MathRecognizer(model: model, glyphNetwork: glyph, syntaxWeight: 0)
         #expect(on.syntaxWeight == MathRecognizer.defaultSyntaxWeight && MathRecognizer.defaultSyntaxWeight > 0)
-        let samples = try MathSample.read(path: repositoryRoot.appendingPathComponent("Tests/QuireTests/Fixtures/math-well-formed.jsonl").path)
+        let samples = try MathFixture.read("math-well-formed.jsonl")
         #expect(samples.count == 4)
         for s in samples {
             let right = MathEvaluation.run(s, recognizer: on), wrong = MathEvaluation.run(s, recognizer: off)
