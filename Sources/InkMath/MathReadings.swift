@@ -196,9 +196,11 @@ enum MathReadings {
         // trigram): a `1` read `/` may need its neighbour's class changed too to parse as a number.
         var swaps: [(symbol: Int, label: Character, cost: Double)] = []
         // A reading no calculation could be (`9./=`) may be mended by a class the classifier put
-        // far below: a writer whose `1` is a `/` gives it no doubt at all.
+        // far below: a writer whose `1` is a `/` gives it no doubt at all. Each is the line read
+        // again, so only on lines of calculator length (a 400-stroke line took 6 times as long).
+        let short = symbols.count <= MathRecognizer.maxSymbolsForAlternatives
         var reach = margin
-        if startFaults > 0 { reach = .infinity }
+        if startFaults > 0 && short { reach = .infinity }
         for (i, s) in symbols.enumerated() where trySwaps {
             guard let top = s.candidates.first?.score else { continue }
             for c in s.candidates where Character(c.label) != start[i] && top - c.score < reach && c.score.isFinite {
@@ -220,7 +222,7 @@ enum MathReadings {
                 add(l)
             }
         }
-        if flattenScripts && trySwaps, let top = out.values.max(by: { $0.reading.score < $1.reading.score }) {
+        if flattenScripts && trySwaps && short, let top = out.values.max(by: { $0.reading.score < $1.reading.score }) {
             let inputs = symbols.indices.map { ParsedSymbolInput(label: top.labels[$0], box: symbols[$0].box, tick: ticks[$0]) }
             for b in flattenedBoxes(MathParser.layout(inputs), labels: top.labels, boxes: symbols.map(\.box)) {
                 add(top.labels, layoutBoxes: b)
