@@ -63,6 +63,10 @@ enum MathReadings {
                 if local {
                     if tall(c) && h < 0.7 && near.contains(where: { xHeightLetters.contains(Character($0.label)) }) { penalty = casePenalty }
                     if xHeightLetters.contains(c) && h > 0.95 && near.contains(where: { tall(Character($0.label)) }) { penalty = casePenalty }
+                    // A comma is a third of a digit's height, a slash more than one (composed
+                    // training expressions: `,` 0.26-0.43 H, `/` 0.83-2.2 H).
+                    if c == "/" && h < 0.6 && near.contains(where: { $0.label == "," }) { penalty = sizePenalty }
+                    if c == "," && h > 0.65 && near.contains(where: { $0.label == "/" }) { penalty = sizePenalty }
                 }
                 if penalty > 0 {
                     s.candidates[k].score -= penalty
