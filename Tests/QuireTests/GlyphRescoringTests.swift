@@ -12,8 +12,7 @@ import QuireTools
     static let url = repositoryRoot.appendingPathComponent("Tests/QuireTests/Fixtures/math-glyph-split.jsonl")
 
     static func recognizers() throws -> (on: MathRecognizer, off: MathRecognizer, unsure: MathRecognizer)? {
-        guard let url = MathRecognizerAdapter.defaultWeightsURL(), let g = MathRecognizer.glyphModelURL(beside: url) else { return nil }
-        let model = try RecognitionModel(contentsOf: url), glyph = try GlyphNetwork(contentsOf: g)
+        guard let (model, found) = try MathFixture.weights(), let glyph = found else { return nil }
         // The later steps that may also mend a merge are off, so this one is seen alone.
         return (try MathRecognizer(model: model, glyphNetwork: glyph, localAlternatives: false),
                 try MathRecognizer(model: model, glyphNetwork: glyph, glyphRepartition: false, localAlternatives: false),

@@ -28,9 +28,7 @@ import QuireTools
     }
 
     static func recognizers() throws -> (on: MathRecognizer, off: MathRecognizer)? {
-        guard let url = MathRecognizerAdapter.defaultWeightsURL() else { return nil }
-        let model = try RecognitionModel(contentsOf: url)
-        let glyph = try MathRecognizer.glyphModelURL(beside: url).map { try GlyphNetwork(contentsOf: $0) }
+        guard let (model, glyph) = try MathFixture.weights() else { return nil }
         return (try MathRecognizer(model: model, glyphNetwork: glyph, localAlternatives: false),
                 try MathRecognizer(model: model, glyphNetwork: glyph, dotLetters: false, localAlternatives: false))
     }

@@ -11,9 +11,7 @@ import QuireTools
     static let url = repositoryRoot.appendingPathComponent("Tests/QuireTests/Fixtures/math-local-alternatives.jsonl")
 
     static func recognizers(margin: Double = MathRecognizer.defaultAlternativeMargin) throws -> (on: MathRecognizer, off: MathRecognizer)? {
-        guard let url = MathRecognizerAdapter.defaultWeightsURL() else { return nil }
-        let model = try RecognitionModel(contentsOf: url)
-        let glyph = try MathRecognizer.glyphModelURL(beside: url).map { try GlyphNetwork(contentsOf: $0) }
+        guard let (model, glyph) = try MathFixture.weights() else { return nil }
         return (try MathRecognizer(model: model, glyphNetwork: glyph, alternativeMargin: margin),
                 try MathRecognizer(model: model, glyphNetwork: glyph, localAlternatives: false))
     }
