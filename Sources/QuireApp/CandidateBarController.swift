@@ -139,16 +139,21 @@ final class CandidateBarController {
         return (WordRef(blockId: bar.blockId, index: it.index), Point(x: f.x + it.frame.x, y: f.maxY + 2 * view.scale))
     }
 
-    /// What the bar sits above (model mm): the block, or from the top of its ink when that lies
-    /// half a guide line or more below the block's top, as when the block flow pushed a block
-    /// whose box began on the line above its ink: the bar then stays by the ink, not over the
-    /// empty line (or the block above it).
+    /// What the bar sits above (model mm): the block, or, where the block's top lies further
+    /// above its ink (as when the block flow pushed a block whose box began on the line above
+    /// its ink), 0.6 of a guide line above the ink's top: the bar stays by the ink, not over the
+    /// empty line, and leaves room for the line's tall letters. A bar just over x-height ink
+    /// took the pen-down of the next `l` or `d`, and that stroke was lost.
     private func anchor(_ block: ContentBlock, _ words: [RecognizedWord]) -> Rect {
         let box = block.box
-        let ink = words.map(inkBounds).filter { !$0.isEmpty }
-        guard let top = ink.map(\.y).min(), top - box.y >= 5 else { return box }
-        return Rect(x: box.x, y: top - 1, width: box.width, height: max(0, box.maxY - top + 1))
+        guard let top = words.map(inkBounds).filter({ !$0.isEmpty }).map(\.y).min() else { return box }
+        let y = max(box.y, top - Self.ascenderRoom * editor.guides.spacing)
+        return Rect(x: box.x, y: y, width: box.width, height: max(0, box.maxY - y))
     }
+
+    /// How far above the ink's top the bar stays, in guide lines: handwriting's ascenders rise
+    /// about as far again above x-height letters, and x-height is under half a guide line.
+    static let ascenderRoom = 0.6
 
     /// Where a word is on the page (model mm): its strokes' bounds, or its box once typeset. The
     /// recognizer's word box may take in the space before the word, which is not where the ink is.

@@ -41,13 +41,52 @@ struct CandidateBarWindowTests {
         let moved = try bar("a bar on the new block") { s in s.block != first.block && s.words.contains(where: \.ink) }
         let ink = try #require(moved.words.first { $0.ink })
         #expect(ink.box.y > 80 * ppmm, "the word was not pushed down: its ink is at \(ink.box.y / ppmm) mm")
-        // The bar sits just above the moved ink (within 3 mm), clear of the first line.
-        let barBottom = ink.frame.y + ink.frame.height
-        #expect(barBottom <= ink.box.y + 1 && barBottom > ink.box.y - 3 * ppmm, "bar bottom \(barBottom / ppmm) mm, ink top \(ink.box.y / ppmm) mm")
+        // The bar sits by the moved ink, 0.6 of a guide line above it (room for tall letters),
+        // and clear of the first line's block (60 to 70 mm).
+        let frame = try #require(moved.frame)
+        let barBottom = frame.y + frame.height
+        #expect(barBottom <= ink.box.y - 5 * ppmm && barBottom > ink.box.y - 8 * ppmm, "bar bottom \(barBottom / ppmm) mm, ink top \(ink.box.y / ppmm) mm")
+        #expect(frame.y >= 70 * ppmm, "bar top \(frame.y / ppmm) mm is over the first line")
         if let dir = ProcessInfo.processInfo.environment["QUIRE_TEST_SHOTS"], !dir.isEmpty {
             usleep(300_000)
             try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             try? x.capture(ready.window).writePNG("\(dir)/bar-follows-flow.png")
+        }
+        x.sendDeleteWindow(ready.window)
+        #expect(app.waitForExit(timeout: 30) == .exited(0), "stderr: \(app.stderr)")
+    }
+
+    /// The bar leaves room above the ink for the line's tall letters: the stem of the i of
+    /// "island" written and read (the bar shows), then its `l`, which starts 1.9 mm above that
+    /// ink, is ink in the block, not a press on the bar (the bar once sat 1.5 mm above the ink
+    /// and took that stroke).
+    @Test func aTallLetterWrittenAfterTheBarShowsIsInk() throws {
+        let w = try EditorWindow.start(geometry: (1000, 700), trace: true)
+        defer { w.stop() }
+        let (server, app, ready, x, ppmm) = (w.server, w.app, w.ready, w.x, w.ppmm)
+        let (ox, oy) = try w.canvasOrigin()
+        let pen = try server.connect(.pen)
+        let island = try #require(try HandwrittenWord.load(["unipen-b0f24618f5b3"]).first)
+        let b = island.bounds, k = 6 * ppmm / max(b.height, 1)
+        func place(_ s: [(x: Double, y: Double)]) -> [(Double, Double, Double)] {
+            s.map { (ox + 20 * ppmm + ($0.x - b.x) * k, oy + 66.5 * ppmm + ($0.y - b.y) * k, 0.6) }
+        }
+        // The stem's top at 68.9 mm: its new block starts on the guide line at 60 mm, so the bar
+        // goes by the ink, not the block's top.
+        try pen.penStroke(points: place(island.strokes[0]))
+        let shown = try app.waitForLine(after: -1, timeout: 60, what: "the bar on the first letter") { line in
+            BarState(line).map { $0.block != nil && $0.words.contains(where: \.ink) } ?? false
+        }
+        let bar = try #require(BarState(shown.line))
+        let inkTop = try #require(bar.words.filter(\.ink).map(\.box.y).min())
+        let l = place(island.strokes[3])
+        let lTop = try #require(l.map(\.1).min()) - oy
+        let barBottom = try #require(bar.frame.map { $0.y + $0.height })
+        #expect(lTop < inkTop - 1.5 * ppmm, "the l must start well above the ink: \(lTop) px, ink \(inkTop) px")
+        #expect(barBottom <= inkTop - 5 * ppmm, "bar bottom \(barBottom / ppmm) mm, ink top \(inkTop / ppmm) mm")
+        try pen.penStroke(points: l)
+        _ = try app.waitForLine(after: shown.index, timeout: 60, what: "the l read as ink of the block") { line in
+            BarState(line).map { s in s.words.contains { $0.ink && $0.box.y <= lTop + 1 } } ?? false
         }
         x.sendDeleteWindow(ready.window)
         #expect(app.waitForExit(timeout: 30) == .exited(0), "stderr: \(app.stderr)")

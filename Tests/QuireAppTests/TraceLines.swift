@@ -44,6 +44,8 @@ struct BarState {
     }
     let block: String?
     let words: [Word]
+    /// The bar window's frame, canvas pixels (nil while hidden).
+    let frame: (x: Double, y: Double, width: Double, height: Double)?
 
     init?(_ line: String) {
         guard line.hasPrefix("quire: bar "),
@@ -53,6 +55,7 @@ struct BarState {
             let a = (v as? [Double]) ?? [0, 0, 0, 0]
             return (a[0], a[1], a[2], a[3])
         }
+        frame = (o["frame"] as? [Double]).flatMap { $0.count == 4 ? ($0[0], $0[1], $0[2], $0[3]) : nil }
         words = ((o["words"] as? [[String: Any]]) ?? []).map { w in
             Word(index: (w["index"] as? Int) ?? -1, label: (w["label"] as? String) ?? "", changed: (w["changed"] as? Bool) ?? false,
                  selected: (w["selected"] as? Bool) ?? false, styles: (w["styles"] as? [String]) ?? [], ink: (w["ink"] as? Bool) ?? false,
