@@ -32,6 +32,8 @@ public final class AppWindow: EditorDelegate {
     private let keyMap: KeyMap
     private let tracer = Tracer()
     private var selectionTrace = SelectionTrace()
+    /// Strokes that start on the candidates bar: 8 px (2 mm at 96 dpi) off the press, ink.
+    private var barStrokes: BarStrokeHandoff
     private let latency = LatencyRecorder()
     private let wake: WakePipe
     private let stop = StopSignals()
@@ -71,6 +73,7 @@ public final class AppWindow: EditorDelegate {
         wake = try WakePipe()
         let dpi = display.dpi
         scale = max(1, dpi / 96)
+        barStrokes = BarStrokeHandoff(slop: 8 * scale)
         let layout = ToolbarLayout(kiosk: options.kiosk, scale: scale, width: Double(options.width))
         let renderer = CairoRenderer()
         // Input first: a render draws a few ms of tiles, and the loop comes back for the rest.
@@ -388,6 +391,12 @@ public final class AppWindow: EditorDelegate {
             c.window = canvasWindow.id
             c.point = Point(x: e.point.x + f.x, y: e.point.y + f.y)
             return handlePointer(c)
+        }
+        // A stroke that starts on the bar is ink: once it moves off its press, it is the canvas's.
+        // (A pen's moves carry no button.)
+        if e.window == barWindow.id, button1 || e.isMotion, let f = bar.frame,
+           case let .canvas(events) = barStrokes.route(e, origin: Point(x: f.x, y: f.y), canvas: canvasWindow.id) {
+            return events.forEach(handlePointer)
         }
         if e.window == barWindow.id || e.window == popupWindow.id {
             guard button1, e.isPress || e.isRelease else { return }

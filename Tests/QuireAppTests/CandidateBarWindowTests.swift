@@ -91,4 +91,60 @@ struct CandidateBarWindowTests {
         x.sendDeleteWindow(ready.window)
         #expect(app.waitForExit(timeout: 30) == .exited(0), "stderr: \(app.stderr)")
     }
+
+    /// A stroke that starts on the bar and moves off its press is ink, every point of it; a pen
+    /// tap on a word of the bar still lists that word's candidates.
+    @Test func aStrokeStartedOnTheBarIsInkAndATapIsTheBars() throws {
+        let w = try EditorWindow.start(geometry: (1000, 700), trace: true)
+        defer { w.stop() }
+        let (server, app, ready, x, ppmm) = (w.server, w.app, w.ready, w.x, w.ppmm)
+        let (ox, oy) = try w.canvasOrigin()
+        let pen = try server.connect(.pen)
+        let found = try #require(try HandwrittenWord.load(["unipen-4fe72e73a415"]).first)
+        let b = found.bounds, k = 6 * ppmm / max(b.height, 1)
+        for s in found.strokes {
+            try pen.penStroke(points: s.map { (ox + 20 * ppmm + ($0.x - b.x) * k, oy + 66.5 * ppmm + ($0.y - b.y) * k, 0.6) })
+        }
+        let shown = try app.waitForLine(after: -1, timeout: 60, what: "the word read") { line in
+            BarState(line).map { $0.block != nil && $0.words.contains(where: \.ink) && !$0.words.contains(where: \.changed) } ?? false
+        }
+        let bar = try #require(BarState(shown.line))
+        let f = try #require(bar.frame)
+        // Down from the bar's middle to below the word: 12 mm, 25 points.
+        let start = (ox + f.x + f.width / 2, oy + f.y + f.height / 2)
+        let line: [(Double, Double, Double)] = (0 ... 24).map { i in
+            let t = Double(i)
+            return (start.0 + t * 0.2 * ppmm, start.1 + t * 0.5 * ppmm, 0.6)
+        }
+        try pen.penStroke(points: line)
+        // The same stroke on the page, 60 mm to the right: the one from the bar must have as many samples.
+        try pen.penStroke(points: line.map { ($0.0 + 60 * ppmm, $0.1, $0.2) })
+        let inked = try app.waitForLine(after: shown.index, timeout: 60, what: "the stroke from the bar read as ink") { l in
+            BarState(l).map { s in s.words.contains { $0.ink && $0.box.y <= f.y + f.height / 2 + 1 } } ?? false
+        }
+        // A pen tap on the first word of the bar opens its candidates.
+        let now = try #require(BarState(inked.line))
+        let word = try #require(now.words.first)
+        try pen.penStroke(points: [(ox + word.frame.x + word.frame.width / 2, oy + word.frame.y + word.frame.height / 2, 0.6),
+                                   (ox + word.frame.x + word.frame.width / 2 + 1, oy + word.frame.y + word.frame.height / 2, 0.6)])
+        _ = try app.waitForLine(after: inked.index, timeout: 30, what: "the word's candidates") { (l: String) -> Bool in
+            l.hasPrefix("quire: popup {") && l.contains("\"kind\":\"candidates\"")
+        }
+        x.sendDeleteWindow(ready.window)
+        #expect(app.waitForExit(timeout: 30) == .exited(0), "stderr: \(app.stderr)")
+        let json = try runTool(try quireBinary().path, ["export", w.file, "--format", "json"])
+        try #require(json.exit == .exited(0), "quire export: \(json.output)")
+        // The stroke kept all its points, from the press on the bar.
+        var counts: [Int] = []
+        func walk(_ v: Any) {
+            if let o = v as? [String: Any] {
+                if let ss = o["strokes"] as? [[String: Any]] { counts += ss.map { ($0["x"] as? [Double])?.count ?? 0 } }
+                o.values.forEach(walk)
+            } else if let a = v as? [Any] { a.forEach(walk) }
+        }
+        walk(try JSONSerialization.jsonObject(with: Data(json.output.utf8)))
+        #expect(counts.count == found.strokes.count + 2, "strokes: \(counts)")
+        let both = Set(counts.suffix(2))
+        #expect(both.count == 1 && both.first! >= line.count, "the strokes from the bar and on the page have \(counts.suffix(2)) samples")
+    }
 }
