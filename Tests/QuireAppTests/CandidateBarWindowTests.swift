@@ -67,19 +67,16 @@ struct CandidateBarWindowTests {
         let (ox, oy) = try w.canvasOrigin()
         let pen = try server.connect(.pen)
         let island = try #require(try HandwrittenWord.load(["unipen-b0f24618f5b3"]).first)
-        let b = island.bounds, k = 6 * ppmm / max(b.height, 1)
-        func place(_ s: [(x: Double, y: Double)]) -> [(Double, Double, Double)] {
-            s.map { (ox + 20 * ppmm + ($0.x - b.x) * k, oy + 66.5 * ppmm + ($0.y - b.y) * k, 0.6) }
-        }
+        func place(_ i: Int) -> [(Double, Double, Double)] { island.points(i, origin: (ox + 20 * ppmm, oy + 66.5 * ppmm), height: 6 * ppmm) }
         // The stem's top at 68.9 mm: its new block starts on the guide line at 60 mm, so the bar
         // goes by the ink, not the block's top.
-        try pen.penStroke(points: place(island.strokes[0]))
+        try pen.penStroke(points: place(0))
         let shown = try app.waitForLine(after: -1, timeout: 60, what: "the bar on the first letter") { line in
             BarState(line).map { $0.block != nil && $0.words.contains(where: \.ink) } ?? false
         }
         let bar = try #require(BarState(shown.line))
         let inkTop = try #require(bar.words.filter(\.ink).map(\.box.y).min())
-        let l = place(island.strokes[3])
+        let l = place(3)
         let lTop = try #require(l.map(\.1).min()) - oy
         let barBottom = try #require(bar.frame.map { $0.y + $0.height })
         #expect(lTop < inkTop - 1.5 * ppmm, "the l must start well above the ink: \(lTop) px, ink \(inkTop) px")
@@ -101,10 +98,7 @@ struct CandidateBarWindowTests {
         let (ox, oy) = try w.canvasOrigin()
         let pen = try server.connect(.pen)
         let found = try #require(try HandwrittenWord.load(["unipen-4fe72e73a415"]).first)
-        let b = found.bounds, k = 6 * ppmm / max(b.height, 1)
-        for s in found.strokes {
-            try pen.penStroke(points: s.map { (ox + 20 * ppmm + ($0.x - b.x) * k, oy + 66.5 * ppmm + ($0.y - b.y) * k, 0.6) })
-        }
+        for i in found.strokes.indices { try pen.penStroke(points: found.points(i, origin: (ox + 20 * ppmm, oy + 66.5 * ppmm), height: 6 * ppmm)) }
         let shown = try app.waitForLine(after: -1, timeout: 60, what: "the word read") { line in
             BarState(line).map { $0.block != nil && $0.words.contains(where: \.ink) && !$0.words.contains(where: \.changed) } ?? false
         }

@@ -12,6 +12,13 @@ struct HandwrittenWord {
         return (xs.min()!, ys.min()!, xs.max()! - xs.min()!, ys.max()! - ys.min()!)
     }
 
+    /// Stroke `i` as pen points (pixels, pressure 0.6), the word scaled to `height` pixels with
+    /// its top-left at `origin`.
+    func points(_ i: Int, origin: (x: Double, y: Double), height: Double) -> [(Double, Double, Double)] {
+        let b = bounds, k = height / max(b.height, 1)
+        return strokes[i].map { (origin.x + ($0.x - b.x) * k, origin.y + ($0.y - b.y) * k, 0.6) }
+    }
+
     static func load(_ ids: [String]) throws -> [HandwrittenWord] {
         let url = handwritingFixtureURL
         var byId: [String: HandwrittenWord] = [:]
