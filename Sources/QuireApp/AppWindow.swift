@@ -386,6 +386,7 @@ public final class AppWindow: EditorDelegate {
         // stepped aside, can reach the server before that window is unmapped, and its stroke is
         // then delivered there: it is the canvas's ink.
         if (e.window == popupWindow.id && !popup.isOpen) || (e.window == barWindow.id && bar.bar == nil) {
+            if e.window == barWindow.id, e.isRelease { barStrokes.forget(e) }
             guard let f = e.window == popupWindow.id ? popup.closedFrame : bar.hiddenFrame else { return }
             var c = e
             c.window = canvasWindow.id

@@ -24,6 +24,13 @@ struct BarStrokeHandoff {
 
     init(slop: Double) { self.slop = slop }
 
+    /// A sequence ended while the bar was hidden (its events went to the canvas without `route`).
+    mutating func forget(_ e: PointerInput) {
+        let key = InputRouter.pointerId(device: e.device.id, touchId: e.isTouch ? e.detail : nil)
+        pending[key] = nil
+        handed.remove(key)
+    }
+
     /// Routes an event of the bar's window; `origin` is the bar's top-left in canvas pixels and
     /// `canvas` the canvas window, which handed-off events are addressed to.
     mutating func route(_ e: PointerInput, origin: Point, canvas: WindowID) -> Route {

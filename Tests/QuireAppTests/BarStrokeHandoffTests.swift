@@ -38,6 +38,11 @@ struct BarStrokeHandoffTests {
         // The next press starts afresh: the bar's again.
         #expect(canvas(h.route(ev(.buttonPress, 30, 10), origin: origin, canvas: 9)) == nil)
         #expect(canvas(h.route(ev(.buttonRelease, 30, 10), origin: origin, canvas: 9)) == nil)
+        // A stroke handed off, then ended while the bar was hidden: forgotten, so the pen's later
+        // hovering over the bar stays the bar's.
+        #expect(canvas(h.route(ev(.buttonPress, 10, 10), origin: origin, canvas: 9)) == nil)
+        #expect(canvas(h.route(ev(.motion, 40, 10, detail: 0), origin: origin, canvas: 9))?.count == 2)
+        h.forget(ev(.buttonRelease, 40, 10))
         // A hovering pen's moves, with nothing pressed, are the bar's (it ignores them).
         #expect(canvas(h.route(ev(.motion, 90, 10, detail: 0), origin: origin, canvas: 9)) == nil)
     }
