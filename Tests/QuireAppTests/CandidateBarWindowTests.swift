@@ -85,6 +85,11 @@ struct CandidateBarWindowTests {
         _ = try app.waitForLine(after: shown.index, timeout: 60, what: "the l read as ink of the block") { line in
             BarState(line).map { s in s.words.contains { $0.ink && $0.box.y <= lTop + 1 } } ?? false
         }
+        if let dir = ProcessInfo.processInfo.environment["QUIRE_TEST_SHOTS"], !dir.isEmpty {
+            usleep(300_000)
+            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            try? x.capture(ready.window).writePNG("\(dir)/bar-tall-letter.png")
+        }
         x.sendDeleteWindow(ready.window)
         #expect(app.waitForExit(timeout: 30) == .exited(0), "stderr: \(app.stderr)")
     }
