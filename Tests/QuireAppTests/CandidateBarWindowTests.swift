@@ -47,11 +47,7 @@ struct CandidateBarWindowTests {
         let barBottom = frame.y + frame.height
         #expect(barBottom <= ink.box.y - 5 * ppmm && barBottom > ink.box.y - 8 * ppmm, "bar bottom \(barBottom / ppmm) mm, ink top \(ink.box.y / ppmm) mm")
         #expect(frame.y >= 70 * ppmm, "bar top \(frame.y / ppmm) mm is over the first line")
-        if let dir = ProcessInfo.processInfo.environment["QUIRE_TEST_SHOTS"], !dir.isEmpty {
-            usleep(300_000)
-            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            try? x.capture(ready.window).writePNG("\(dir)/bar-follows-flow.png")
-        }
+        w.shot("bar-follows-flow")
         x.sendDeleteWindow(ready.window)
         #expect(app.waitForExit(timeout: 30) == .exited(0), "stderr: \(app.stderr)")
     }
@@ -85,11 +81,7 @@ struct CandidateBarWindowTests {
         _ = try app.waitForLine(after: shown.index, timeout: 60, what: "the l read as ink of the block") { line in
             BarState(line).map { s in s.words.contains { $0.ink && $0.box.y <= lTop + 1 } } ?? false
         }
-        if let dir = ProcessInfo.processInfo.environment["QUIRE_TEST_SHOTS"], !dir.isEmpty {
-            usleep(300_000)
-            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            try? x.capture(ready.window).writePNG("\(dir)/bar-tall-letter.png")
-        }
+        w.shot("bar-tall-letter")
         x.sendDeleteWindow(ready.window)
         #expect(app.waitForExit(timeout: 30) == .exited(0), "stderr: \(app.stderr)")
     }
@@ -131,19 +123,15 @@ struct CandidateBarWindowTests {
         }
         x.sendDeleteWindow(ready.window)
         #expect(app.waitForExit(timeout: 30) == .exited(0), "stderr: \(app.stderr)")
-        let json = try runTool(try quireBinary().path, ["export", w.file, "--format", "json"])
-        try #require(json.exit == .exited(0), "quire export: \(json.output)")
-        // The stroke kept all its points, from the press on the bar.
-        var counts: [Int] = []
-        func walk(_ v: Any) {
-            if let o = v as? [String: Any] {
-                if let ss = o["strokes"] as? [[String: Any]] { counts += ss.map { ($0["x"] as? [Double])?.count ?? 0 } }
-                o.values.forEach(walk)
-            } else if let a = v as? [Any] { a.forEach(walk) }
+        // The stroke kept all its points, from the press on the bar: the two 12 mm strokes (the
+        // word's are 6 mm high) have as many samples each.
+        let strokes = try w.exportedStrokes()
+        #expect(strokes.count == found.strokes.count + 2, "\(strokes.count) strokes")
+        let tall = strokes.compactMap { s -> Int? in
+            let ys = (s["y"] as? [Double]) ?? []
+            guard let lo = ys.min(), let hi = ys.max(), hi - lo > 9 else { return nil }
+            return ys.count
         }
-        walk(try JSONSerialization.jsonObject(with: Data(json.output.utf8)))
-        #expect(counts.count == found.strokes.count + 2, "strokes: \(counts)")
-        let both = Set(counts.suffix(2))
-        #expect(both.count == 1 && both.first! >= line.count, "the strokes from the bar and on the page have \(counts.suffix(2)) samples")
+        #expect(tall.count == 2 && Set(tall).count == 1 && tall[0] >= line.count, "samples of the strokes from the bar and on the page: \(tall)")
     }
 }

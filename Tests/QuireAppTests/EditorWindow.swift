@@ -50,6 +50,15 @@ struct EditorWindow {
         return (Double(canvas.x), Double(canvas.y))
     }
 
+    /// Keeps a screenshot of the window as `NAME.png` when QUIRE_TEST_SHOTS names a folder
+    /// (after a moment, so the last repaint is in it).
+    func shot(_ name: String) {
+        guard let dir = ProcessInfo.processInfo.environment["QUIRE_TEST_SHOTS"], !dir.isEmpty else { return }
+        usleep(300_000)
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try? x.capture(ready.window).writePNG("\(dir)/\(name).png")
+    }
+
     func stop() {
         if app.isRunning { app.kill() }
         server.stop()
