@@ -45,6 +45,11 @@ enum MathReadings {
             let lineH = items.count > 1 ? MathParser.lineHeight(items.indices.filter { $0 != i }.map { items[$0] }) : MathParser.lineHeight(items)
             let H = rowH ?? lineH
             guard H > 0, H.isFinite else { return s }
+            // A row of operators alone (`x=`) gives no measure of a digit's height: the width of
+            // an `=` is not one, so the classifier's case stands.
+            if rowH == nil, !items.indices.contains(where: { $0 != i && (MathParser.sizesLine(items[$0]) || "/()[]{}|".contains(items[$0].cls)) }) {
+                return s
+            }
             let w = s.box.width / H, h = s.box.height / H
             let tall = { (c: Character) in MathSymbols.digits.contains(c) || (c.isASCII && c.isUppercase) }
             var changed = false

@@ -112,6 +112,17 @@ import QuireTools
         #expect(MathReadings.sizeChecked(small).map(\.label) == ["8", "8", "w"])
     }
 
+    @Test func operatorsAloneGiveNoScaleForLetterCase() {
+        // "x=": an x 2.2 mm high beside a 2 mm wide `=` is not judged by the `=`'s width (no digit
+        // height is known), so the classifier's small x stands; with a 5 mm digit before it, the
+        // same x is a capital's height and its capital wins.
+        let x = Self.symbol([("x", -0.3), ("X", -0.9)], 4, 0, 2.4, 5)
+        let alone = [Self.symbol([("x", -0.3), ("X", -0.9)], 0, 0, 2.4, 2.2), Self.symbol([("=", 0)], 3, 0.5, 2, 1.2)]
+        #expect(MathReadings.sizeChecked(alone).map(\.label) == ["x", "="])
+        let withDigit = [Self.symbol([("3", -0.1)], 0, 0, 3, 5), x, Self.symbol([("=", 0)], 7.5, 2, 2, 1.2)]
+        #expect(MathReadings.sizeChecked(withDigit).map(\.label) == ["3", "X", "="])
+    }
+
     @Test func aScriptsMinusIsNoDotHoweverSureTheClassifierIs() {
         // "c^{5-6}": script digits 2 mm high; a 1 mm bar (half their height) that the classifier,
         // seeing it alone, calls a dot by 6 nats is the script's minus.
