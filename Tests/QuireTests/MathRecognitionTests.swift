@@ -164,6 +164,19 @@ enum MathFixture {
         #expect(pruned.count < all.count)
     }
 
+    @Test func aTallSymbolKeepsItsShortBarAmongSmallStrokes() {
+        // "7y=" in a small hand: a 3.4 mm `7` with a 1.1 mm crossbar, a `y`, and two 1 mm bars.
+        // The short strokes make the reference size 1.1 mm, so the `7` is over 3 of them tall, yet
+        // with its bar it is no taller than alone: the pair is a hypothesis.
+        let seven = [SIMD2(0.0, 0.0), SIMD2(3.2, 0.0), SIMD2(1.0, 3.4)]
+        let strokes = [seven, Self.bar(0.9, 2.0, 2.3), [SIMD2(3.9, 1.4), SIMD2(5.1, 3.0), SIMD2(6.3, 1.4), SIMD2(4.5, 4.8)],
+                       Self.bar(7.6, 8.6, 1.7), Self.bar(7.6, 8.6, 2.3)]
+        #expect(MathSegmenter.hypotheses(strokes).contains([0, 1]))
+        // Two strokes stacked that tall (a digit over another, no bar between) stay apart.
+        let stacked = [Self.tick(0, 0, 3.4), Self.tick(0, 3.8, 7.2), Self.bar(2, 3, 3), Self.bar(4, 5, 3), Self.bar(6, 7, 3)]
+        #expect(!MathSegmenter.hypotheses(stacked).contains([0, 1]))
+    }
+
     @Test func partitionPaysAPenaltyPerGroup() {
         let groups = [[0], [1], [0, 1], [2]]
         // Two singletons at -1 each (-3 with penalties) lose to the pair at -1.5 (-2).
