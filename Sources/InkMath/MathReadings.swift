@@ -67,7 +67,9 @@ enum MathReadings {
                 // small letter's (`z`/`2`, `s`/`5`, `o`/`0`).
                 if local {
                     if tall(c) && h < 0.7 && near.contains(where: { xHeightLetters.contains(Character($0.label)) }) { penalty = casePenalty }
-                    if xHeightLetters.contains(c) && h > 0.95 && near.contains(where: { tall(Character($0.label)) }) { penalty = casePenalty }
+                    // Nor is a small letter an ascender letter's height (`e`/`b`, `c`/`k`).
+                    if xHeightLetters.contains(c) && h > 0.95
+                        && near.contains(where: { tall(Character($0.label)) || ascenderLetters.contains(Character($0.label)) }) { penalty = casePenalty }
                     // A comma is a third of a digit's height, a slash more than one (composed
                     // training expressions: `,` 0.26-0.43 H, `/` 0.83-2.2 H).
                     if c == "/" && h < 0.6 && near.contains(where: { $0.label == "," }) { penalty = sizePenalty }
@@ -148,6 +150,8 @@ enum MathReadings {
     /// exact), confirmed on set B (0.732, 0.738, 0.740): a writer whose small `a` has an `A`'s shape.
     static let casePenalty = 8.0
     static let xHeightLetters = Set("acemnorsuvwxz")
+    /// Small letters as tall as a digit.
+    static let ascenderLetters = Set("bdfhklt")
 
     /// The readings, best first, and the symbols' classes in the best one.
     static func nBest(symbols: [MathSymbol], ticks: [Double?], limit: Int,

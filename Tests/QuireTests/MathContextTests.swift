@@ -123,6 +123,15 @@ import QuireTools
         #expect(MathReadings.sizeChecked(withDigit).map(\.label) == ["3", "X", "="])
     }
 
+    @Test func aSmallLetterAsTallAsADigitIsAnAscenderLetter() {
+        // "8b": a `b` as tall as the 8 that the classifier calls `e` (its loop is all it sees) is a
+        // `b`; the same `e` at x-height stays an `e`.
+        let tall = [Self.symbol([("8", -0.1)], 0, 0, 3, 5), Self.symbol([("e", -0.5), ("b", -3)], 4, 0, 3, 5)]
+        #expect(MathReadings.sizeChecked(tall).map(\.label) == ["8", "b"])
+        let small = [tall[0], Self.symbol([("e", -0.5), ("b", -3)], 4, 2, 3, 3)]
+        #expect(MathReadings.sizeChecked(small).map(\.label) == ["8", "e"])
+    }
+
     @Test func aScriptsMinusIsNoDotHoweverSureTheClassifierIs() {
         // "c^{5-6}": script digits 2 mm high; a 1 mm bar (half their height) that the classifier,
         // seeing it alone, calls a dot by 6 nats is the script's minus.
