@@ -167,6 +167,7 @@ enum MathReadings {
             let node = MathTreeBuilder.node(layout)
             var score = labels.indices.reduce(0) { $0 + (scores[$1][labels[$1]] ?? -1e9) }
             score -= baselineWeight * baselineMisfit(layout, labels: labels, boxes: symbols.map(\.box))
+            score -= largeSubscriptPenalty * Double(largeSubscripts(layout, labels: labels, boxes: symbols.map(\.box)))
             let faults = syntaxWeight > 0 ? MathWellFormed.faults(layout) : 0
             score -= syntaxWeight * Double(faults)
             if let context, weight > 0 {

@@ -61,6 +61,9 @@ import QuireTools
         #expect(samples.map(\.latex) == ["1=", "7y=", "18=", "3-9x"])
         for s in samples {
             #expect(MathEvaluation.run(s, recognizer: shared).latex == s.latex)
+            // The `y` the classifier calls `4` would be a subscript as large as the 7, which a
+            // reading pays for (`MathReadings.largeSubscriptPenalty`) with or without the prior.
+            if s.latex == "7y=" { #expect(MathEvaluation.run(s, recognizer: plain).latex == s.latex); continue }
             #expect(MathEvaluation.run(s, recognizer: plain).latex != s.latex, "\(s.latex) needs no prior any more")
         }
     }

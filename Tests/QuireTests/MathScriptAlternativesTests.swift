@@ -5,7 +5,8 @@ import Testing
 @testable import Quire
 import QuireTools
 
-/// Superscripts also read on their base's line (`MathScriptAlternatives.swift`).
+/// Superscripts also read on their base's line, subscripts as large as their base counted
+/// (`MathScriptAlternatives.swift`).
 @Suite struct MathScriptAlternativesTests {
     static func box(_ x: Double, _ top: Double, _ h: Double) -> MathBox { MathBox(x: x, y: top, width: 0.6 * h, height: h) }
 
@@ -34,6 +35,22 @@ import QuireTools
         let sub = MathParser.layout(labels.indices.map { ParsedSymbolInput(label: labels[$0], box: low[$0]) })
         #expect(sub == [.symbol("8", source: 0), .script(superscript: false, [.symbol("6", source: 1)])])
         #expect(MathReadings.flattenedBoxes(sub, labels: labels, boxes: low).isEmpty)
+    }
+
+    @Test func aSubscriptAsLargeAsItsBaseIsCounted() {
+        // `2` then a `9` as large, lowered by a descender: read `9` it is a subscript of the 2's size
+        // (what a `g` read `9` makes), which the readings pay for; read `g` it sits on the line.
+        let boxes = [Self.box(0, 0, 10), Self.box(7, 4, 10)]
+        let nine: [Character] = ["2", "9"], g: [Character] = ["2", "g"]
+        let asNine = MathParser.layout(nine.indices.map { ParsedSymbolInput(label: nine[$0], box: boxes[$0]) })
+        #expect(asNine == [.symbol("2", source: 0), .script(superscript: false, [.symbol("9", source: 1)])])
+        #expect(MathReadings.largeSubscripts(asNine, labels: nine, boxes: boxes) == 1)
+        let asG = MathParser.layout(g.indices.map { ParsedSymbolInput(label: g[$0], box: boxes[$0]) })
+        #expect(MathReadings.largeSubscripts(asG, labels: g, boxes: boxes) == 0)
+        // A subscript written half the size costs nothing.
+        let low = [Self.box(0, 0, 10), Self.box(7, 8, 5)]
+        let sub = MathParser.layout(nine.indices.map { ParsedSymbolInput(label: nine[$0], box: low[$0]) })
+        #expect(sub.count == 2 && MathReadings.largeSubscripts(sub, labels: nine, boxes: low) == 0)
     }
 
     /// Real ink of a training writer (Fixtures/README.md): `86.7` whose `6.7` stands a little high.
