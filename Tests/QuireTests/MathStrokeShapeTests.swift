@@ -39,4 +39,21 @@ import Testing
         #expect(MathStrokeShape.checked(read, strokes: [zigzag, zigzag]) == read)
         #expect(MathStrokeShape.checked(read, strokes: [Self.path([[0, 0], [5, 0]])]) == read)
     }
+
+    @Test func aStemWithADotBelowIsAnExclamationMark() {
+        // A slanted 10 mm stem and a 0.2 mm dot 0.7 mm under its foot: the networks' `1` loses.
+        let stem = Self.path([[3, 0], [0.2, 10]]), dot: [SIMD2<Double>] = [[0.3, 10.7], [0.5, 10.9]]
+        #expect(MathStrokeShape.isDotBelowStem([stem, dot]) && MathStrokeShape.isDotBelowStem([dot, stem]))
+        let box = MathBox(x: 0, y: 0, width: 3, height: 10.9)
+        let read = MathSymbol(label: "1", candidates: [.init(label: "1", score: -0.1), .init(label: "!", score: -3)], box: box, strokeIndices: [0, 1])
+        let checked = MathStrokeShape.checked(read, strokes: [stem, dot])
+        #expect(checked.label == "!" && checked.candidates[1].score == -0.1 - MathStrokeShape.dotBelowPenalty)
+        // The dot above (an `i`), a bar under the foot as long as the stem is wide, a dot far
+        // below, or no `!` among the candidates: unchanged.
+        #expect(!MathStrokeShape.isDotBelowStem([stem, [[1.5, -1], [1.6, -0.9]]]))
+        #expect(!MathStrokeShape.isDotBelowStem([stem, Self.path([[-2, 10.5], [5, 10.5]])]))
+        #expect(!MathStrokeShape.isDotBelowStem([stem, [[0.3, 16], [0.5, 16.2]]]))
+        let noBang = MathSymbol(label: "1", candidates: [.init(label: "1", score: -0.1), .init(label: "l", score: -3)], box: box, strokeIndices: [0, 1])
+        #expect(MathStrokeShape.checked(noBang, strokes: [stem, dot]) == noBang)
+    }
 }
