@@ -167,6 +167,15 @@ public enum MathParser {
 
     enum Relation { case sup, sub }
 
+    /// Whether a fraction or radical holds symbols written at the size of a line of digit height
+    /// `bh` (their digit height at least 0.8 of it, the size gate of `MathReadings.flatScriptSize`):
+    /// scripts are written smaller, so such a structure neither starts nor continues one (`7t-` then
+    /// a fraction of full-size digits is no superscript of the `t`).
+    static func isFullSize(_ it: Item, _ bh: Double) -> Bool {
+        guard it.symbol == nil else { return false }
+        return lineMetrics(it, bh).height >= MathReadings.flatScriptSize * bh
+    }
+
     /// Reads items left to right into layout tokens (symbols, structures, scripts).
     static func baseline(_ unsorted: [Item]) -> [LayoutToken] {
         let items = unsorted.indices.sorted { (unsorted[$0].x0, $0) < (unsorted[$1].x0, $1) }.map { unsorted[$0] }
@@ -229,6 +238,7 @@ public enum MathParser {
                 return dScript < dMain && inScript(next, rel, bl, bh, sbl, sH, nil)
             }
         }
+        if isFullSize(it, bh) { return false }
         let nb = lineMetrics(it, sH).baseline
         if abs(nb - sbl) > abs(nb - bl) && abs(nb - bl) < 0.25 * bh { return false }
         return rel == .sup ? nb < sbl + 0.35 * sH : nb > sbl - 0.35 * sH
@@ -244,6 +254,7 @@ public enum MathParser {
                 return nil
             }
         }
+        if isFullSize(it, bh) { return nil }
         let (ib, ih) = lineMetrics(it, bh)
         let d = (ib - bl) / bh
         let small = ih < 0.82 * bh

@@ -67,6 +67,16 @@ enum MathFixture {
         #expect(Self.latex(syms) == "2\\cdot3-4")
     }
 
+    @Test func aFractionOfFullSizeDigitsIsNoScript() {
+        // `7-` then a fraction of 5 mm digits whose bar stands high: the fraction is on the line.
+        let big = [Self.digit("7", 0), Self.s("-", 4, 6.9, 2.5, 0.2), Self.s("-", 8, 5.4, 7, 0.2),
+                   Self.digit("3", 10, top: 0), Self.digit("4", 10, top: 6)]
+        #expect(Self.latex(big) == "7-\\frac{3}{4}")
+        // The same fraction written at script size after the 7 is its superscript.
+        let small = [Self.digit("7", 0), Self.s("-", 3.5, 2.4, 3.5, 0.15), Self.s("3", 4, -0.6, 2, 2.8), Self.s("4", 4, 2.7, 2, 2.8)]
+        #expect(Self.latex(small) == "7^{\\frac{3}{4}}")
+    }
+
     @Test func fraction() {
         let syms = [Self.s("-", 0, 10, 6, 0.2), Self.digit("1", 1.5, top: 4), Self.digit("2", 1.5, top: 11)]
         #expect(MathParser.parse(syms) == .fraction(numerator: .number("1"), denominator: .number("2")))
