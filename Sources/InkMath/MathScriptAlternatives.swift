@@ -13,14 +13,38 @@ extension MathReadings {
     /// flattening those (subscripts too) broke 30 readings of 2,300 where it fixed 4.
     static let flatScriptSize = 0.8
 
-    /// One set of layout boxes per script of `layout` whose base is a symbol: the script's symbols
-    /// moved onto the base's baseline.
+    /// One set of layout boxes per superscript of `layout` as large as its base (`largeScripts`):
+    /// the script's symbols moved onto the base's baseline.
     static func flattenedBoxes(_ layout: [LayoutToken], labels: [Character], boxes: [MathBox]) -> [[MathBox]] {
-        var out: [[MathBox]] = []
+        let H = MathParser.lineHeight(labels.indices.map { MathParser.Item(cls: labels[$0], box: boxes[$0]) })
+        func baseline(_ i: Int) -> Double { MathParser.lineMetrics(MathParser.Item(cls: labels[i], box: boxes[i]), H).baseline }
+        return largeScripts(layout, labels: labels, boxes: boxes).filter(\.superscript).map { script in
+            let dy = baseline(script.base) - MathParser.median(sizedSources(script.inside, labels: labels).map(baseline))
+            var b = boxes
+            for i in sources(script.inside) { b[i].y += dy }
+            return b
+        }
+    }
+
+    /// Nats a reading pays per subscript as large as its base (`largeScripts`): a `g` read `9`
+    /// below a `2` makes `2_{9}`, a subscript a writer would have made smaller. Chosen on sets A, B
+    /// and the training writers (1 / 2 nats: A +1 / +1, B 0 / 0, training writers 0 / -1).
+    static let largeSubscriptPenalty = 1.0
+
+    /// How many subscripts of `layout` are as large as their base (`largeScripts`).
+    static func largeSubscripts(_ layout: [LayoutToken], labels: [Character], boxes: [MathBox]) -> Int {
+        largeScripts(layout, labels: labels, boxes: boxes).filter { !$0.superscript }.count
+    }
+
+    /// The scripts of `layout` whose base is a symbol and whose symbols are written as large as it:
+    /// the digit height their classes imply at least `flatScriptSize` of the base's (scripts are
+    /// written smaller).
+    static func largeScripts(_ layout: [LayoutToken], labels: [Character], boxes: [MathBox])
+        -> [(superscript: Bool, base: Int, inside: [LayoutToken])] {
         let H = MathParser.lineHeight(labels.indices.map { MathParser.Item(cls: labels[$0], box: boxes[$0]) })
         guard H > 0, H.isFinite else { return [] }
-        func baseline(_ i: Int) -> Double { MathParser.lineMetrics(MathParser.Item(cls: labels[i], box: boxes[i]), H).baseline }
         func implied(_ i: Int) -> Double { MathParser.lineMetrics(MathParser.Item(cls: labels[i], box: boxes[i]), H).height }
+        var out: [(superscript: Bool, base: Int, inside: [LayoutToken])] = []
         func walk(_ ts: [LayoutToken]) {
             for (k, t) in ts.enumerated() {
                 switch t {
@@ -29,51 +53,16 @@ extension MathReadings {
                 case let .radical(inside): walk(inside)
                 case let .script(superscript, inside):
                     walk(inside)
-                    guard superscript, k > 0, case let .symbol(_, base) = ts[k - 1] else { continue }
-                    let moved = sources(inside)
+                    guard k > 0, case let .symbol(_, base) = ts[k - 1] else { continue }
                     let placed = sizedSources(inside, labels: labels)
-                    // Scripts are written smaller: only one its base's size may be the line's.
-                    guard !placed.isEmpty,
-                          MathParser.median(placed.map(implied)) >= Self.flatScriptSize * implied(base) else { continue }
-                    let dy = baseline(base) - MathParser.median(placed.map(baseline))
-                    var b = boxes
-                    for i in moved { b[i].y += dy }
-                    out.append(b)
+                    if !placed.isEmpty, MathParser.median(placed.map(implied)) >= Self.flatScriptSize * implied(base) {
+                        out.append((superscript, base, inside))
+                    }
                 }
             }
         }
         walk(layout)
         return out
-    }
-
-    /// Nats a reading pays per subscript as large as its base (`largeSubscripts`): a `g` read `9`
-    /// below a `2` makes `2_{9}`, a subscript a writer would have made smaller. Chosen on sets A, B
-    /// and the training writers (1 / 2 nats: A +1 / +1, B 0 / 0, training writers 0 / -1).
-    static let largeSubscriptPenalty = 1.0
-
-    /// How many subscripts of `layout` whose base is a symbol are written as large as it (the digit
-    /// height their symbols' classes imply at least `flatScriptSize` of the base's).
-    static func largeSubscripts(_ layout: [LayoutToken], labels: [Character], boxes: [MathBox]) -> Int {
-        let H = MathParser.lineHeight(labels.indices.map { MathParser.Item(cls: labels[$0], box: boxes[$0]) })
-        guard H > 0, H.isFinite else { return 0 }
-        func implied(_ i: Int) -> Double { MathParser.lineMetrics(MathParser.Item(cls: labels[i], box: boxes[i]), H).height }
-        var count = 0
-        func walk(_ ts: [LayoutToken]) {
-            for (k, t) in ts.enumerated() {
-                switch t {
-                case .symbol: break
-                case let .fraction(n, d): walk(n); walk(d)
-                case let .radical(inside): walk(inside)
-                case let .script(superscript, inside):
-                    walk(inside)
-                    guard !superscript, k > 0, case let .symbol(_, base) = ts[k - 1] else { continue }
-                    let placed = sizedSources(inside, labels: labels)
-                    if !placed.isEmpty, MathParser.median(placed.map(implied)) >= Self.flatScriptSize * implied(base) { count += 1 }
-                }
-            }
-        }
-        walk(layout)
-        return count
     }
 
     /// The symbols of `tokens` (fraction parts, radicands and scripts included) placed by their box,
