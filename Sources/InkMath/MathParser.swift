@@ -116,6 +116,10 @@ public enum MathParser {
     }
 
     /// Groups radicals and fraction bars, widest first, into compound items.
+    /// How far (share of the typical symbol size) below a radical's box the centre of a symbol
+    /// under it may lie: a decimal point on the line sits as low as the tick's foot (`\sqrt{69.7}`
+    /// read `\sqrt{697}.`), as the top keeps a tenth for ink reaching the overbar.
+    static let radicalFloor = 0.1
     static func structures(_ items: [Item]) -> [Item] {
         guard !items.isEmpty else { return [] }
         let typical = median(items.map { max($0.w, $0.h) })
@@ -128,7 +132,7 @@ public enum MathParser {
             let rest = items.filter { $0 !== it && !used.contains(ObjectIdentifier($0)) }
             if it.symbol == "√" {
                 let tick = it.tick ?? it.x0 + min(0.2 * it.w, 0.25 * it.h, 0.6 * typical)
-                let inside = rest.filter { tick < $0.cx && $0.cx < it.x1 + 0.1 * typical && it.y0 - 0.1 * it.h < $0.cy && $0.cy < it.y1 }
+                let inside = rest.filter { tick < $0.cx && $0.cx < it.x1 + 0.1 * typical && it.y0 - 0.1 * it.h < $0.cy && $0.cy < it.y1 + radicalFloor * typical }
                 if !inside.isEmpty || it.known {
                     for o in inside { used.insert(ObjectIdentifier(o)) }
                     used.insert(ObjectIdentifier(it))

@@ -77,6 +77,14 @@ enum MathFixture {
         #expect(Self.latex(small) == "7^{\\frac{3}{4}}")
     }
 
+    @Test func aDecimalPointAtARadicalsFootIsUnderIt() {
+        // The tick's foot is the radical's lowest ink, on the line: the point's centre a little
+        // below it is still under the sign.
+        let syms = [Self.s("√", 0, 3, 16, 7), Self.digit("6", 4), Self.digit("9", 8),
+                    Self.s(".", 11.5, 9.9, 0.4, 0.4), Self.digit("7", 12.5), Self.s("=", 18, 7, 3, 1.5)]
+        #expect(Self.latex(syms) == "\\sqrt{69.7}=")
+    }
+
     @Test func fraction() {
         let syms = [Self.s("-", 0, 10, 6, 0.2), Self.digit("1", 1.5, top: 4), Self.digit("2", 1.5, top: 11)]
         #expect(MathParser.parse(syms) == .fraction(numerator: .number("1"), denominator: .number("2")))

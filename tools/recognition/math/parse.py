@@ -97,7 +97,7 @@ def structures(items: list[Item]) -> list[Item]:
         if it.kind == "sym" and it.cls == "√":
             x0, y0, x1, y1 = it.box
             tick = it.tick if it.tick is not None else x0 + min(0.2 * it.w, 0.25 * it.h, 0.6 * typical)
-            inside = [o for o in rest if tick < o.cx < x1 + 0.1 * typical and y0 - 0.1 * it.h < o.cy < y1]
+            inside = [o for o in rest if tick < o.cx < x1 + 0.1 * typical and y0 - 0.1 * it.h < o.cy < y1 + 0.1 * typical]
             if inside:
                 used |= {id(o) for o in inside} | {id(it)}
                 sub = structures(inside)
