@@ -241,6 +241,15 @@ enum MathReadings {
             for b in flattenedBoxes(MathParser.layout(inputs), labels: top.labels, boxes: symbols.map(\.box)) {
                 add(top.labels, layoutBoxes: b)
             }
+            // The context's own reading, when it lays out as no calculation could (`3^{-n\neq2}`):
+            // its scripts flat may be what was written, though a class swap (`-` read `\cdot`)
+            // mended the layout better than the misplaced script did.
+            if start != top.labels, startFaults > 0 {
+                let inputs = symbols.indices.map { ParsedSymbolInput(label: start[$0], box: symbols[$0].box, tick: ticks[$0]) }
+                for b in flattenedBoxes(MathParser.layout(inputs), labels: start, boxes: symbols.map(\.box)) {
+                    add(start, layoutBoxes: b)
+                }
+            }
         }
         let ranked = out.values.sorted { ($0.reading.score, $1.reading.latex) > ($1.reading.score, $0.reading.latex) }
         return (ranked.prefix(limit).map(\.reading), ranked.first?.labels ?? best)

@@ -53,6 +53,22 @@ import QuireTools
         #expect(sub.count == 2 && MathReadings.largeSubscripts(sub, labels: nine, boxes: low) == 0)
     }
 
+    @Test func aFaultyReadingIsAlsoReadFlat() {
+        // `3-n≠2` (set B): the `n` stands high, so with the `-` the layout is `3^{-n≠2}`, a relation
+        // in an exponent; read flat it is the truth. Without the flat reading a swap that mends the
+        // layout won (`3\cdot n\neq2` on the real ink, `3-n+2` from these scores).
+        let sym = MathRankingTests.symbol
+        let line = [sym([("3", 0), ("z", -14.04), ("B", -14.09), ("5", -16.59)], 0, 0.9, 3.5, 3.4),
+                    sym([("-", -0.85), ("<", -8.52), ("c", -8.71), (".", -9.36)], 5, 2.2, 1.8, 0.4),
+                    sym([("n", -0.09), ("r", -3.92), ("-", -7.39), ("a", -9.8)], 7.9, 1.8, 3.4, 1.6),
+                    sym([("≠", -0.53), ("4", -5.95), ("1", -8.43), ("+", -8.57)], 12.3, 1.2, 2.2, 2),
+                    sym([("Z", -1.42), ("2", -2.79), ("z", -8.94), ("7", -10.03)], 15.7, 0, 5, 3.6)]
+        let r = MathReadings.nBest(symbols: MathReadings.sizeChecked(line), ticks: line.map { _ in nil }, limit: 5,
+                                   context: MathContext.standard, weight: MathRecognizer.defaultContextWeight,
+                                   syntaxWeight: MathRecognizer.defaultSyntaxWeight)
+        #expect(r.readings.first?.latex == "3-n\\neq2", "\(r.readings.map(\.latex))")
+    }
+
     /// Real ink of a training writer (Fixtures/README.md): `86.7` whose `6.7` stands a little high.
     @Test func digitsWrittenHighReadOnTheLine() throws {
         guard let (model, glyph) = try MathFixture.weights() else { Issue.record("no math weights"); return }
