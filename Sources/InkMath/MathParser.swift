@@ -193,8 +193,10 @@ public enum MathParser {
             let next = i + 1 < items.count ? items[i + 1] : nil
             if let b = base, scriptable(b.item) {
                 let (bl, bh) = lineMetrics(b.item, b.height)
-                if let rel = relation(it, bl, bh, next) {
-                    let first = it.symbol.map(MathSymbols.operators.contains) == true && next != nil ? next! : it
+                let first = it.symbol.map(MathSymbols.operators.contains) == true && next != nil ? next! : it
+                // A superscript stands above its base's middle: a small letter written a little
+                // high beside a large digit (`4n=`, its centre on the `=`'s axis) stays on the line.
+                if let rel = relation(it, bl, bh, next), rel == .sub || first.cy < b.item.cy {
                     let (sbl, sH) = lineMetrics(first, bh * 0.65)
                     var script = [it]
                     var j = i + 1

@@ -85,6 +85,16 @@ enum MathFixture {
         #expect(Self.latex(syms) == "\\sqrt{69.7}=")
     }
 
+    @Test func aSuperscriptStandsAboveItsBasesMiddle() {
+        // An `n` a third of the digit height, its foot 0.28 H above the line: raised enough to be a
+        // script, but its centre is below the 4's, on the `=`'s axis: `4n=`.
+        let low = [Self.digit("4", 0), Self.s("n", 4, 6.9, 2.5, 1.7), Self.s("=", 8, 7, 3, 1.5), Self.digit("2", 12)]
+        #expect(Self.latex(low) == "4n=2")
+        // The same `n` higher, its centre above the 4's middle, is its exponent.
+        let high = [Self.digit("4", 0), Self.s("n", 4, 5.6, 2.5, 1.7), Self.s("=", 8, 7, 3, 1.5), Self.digit("2", 12)]
+        #expect(Self.latex(high) == "4^{n}=2")
+    }
+
     @Test func fraction() {
         let syms = [Self.s("-", 0, 10, 6, 0.2), Self.digit("1", 1.5, top: 4), Self.digit("2", 1.5, top: 11)]
         #expect(MathParser.parse(syms) == .fraction(numerator: .number("1"), denominator: .number("2")))
