@@ -25,6 +25,25 @@ enum MathStrokeCrossings {
         return n
     }
 
+    /// For each group, how many pairs of its own strokes cross or touch: the partition's share of
+    /// the crossings it keeps together (a crossing cut apart costs what one kept inside saves).
+    static func insidePairs(groups: [[Int]], strokes: [[SIMD2<Double>]]) -> [Int] {
+        var memo: [SIMD2<Int>: Bool] = [:]
+        return groups.map { g in
+            var n = 0
+            for (i, a) in g.enumerated() where strokes.indices.contains(a) {
+                for b in g[(i + 1)...] where strokes.indices.contains(b) {
+                    let key = SIMD2(min(a, b), max(a, b))
+                    if let c = memo[key] { n += c ? 1 : 0; continue }
+                    let c = cross(strokes[a], strokes[b])
+                    memo[key] = c
+                    n += c ? 1 : 0
+                }
+            }
+            return n
+        }
+    }
+
     /// How close (mm) a stroke's end must come to another stroke to touch it.
     static let touch = 0.2
 

@@ -42,4 +42,25 @@ import QuireTools
             #expect(wrong.latex == "6^{3}>911")
         }
     }
+
+    @Test func groupsCountTheCrossingsTheyKeep() {
+        let stem = Self.line([2, 0], [2, 6]), bar = Self.line([0, 3], [4, 3]), far = Self.line([8, 0], [8, 6])
+        let strokes = [stem, bar, far]
+        #expect(MathStrokeCrossings.insidePairs(groups: [[0, 1], [0], [1, 2], [0, 1, 2], [5]], strokes: strokes) == [1, 0, 0, 1, 0])
+    }
+
+    /// Real ink of a training writer (Fixtures/README.md): `\frac{413.1}{444}\cdot\sqrt{1}`, whose
+    /// first partition cut crossing strokes apart when it paid nothing for that.
+    @Test func thePartitionPaysForTheCrossingsItCuts() throws {
+        guard let (model, glyph) = try MathFixture.weights() else { Issue.record("no math weights"); return }
+        let on = try MathRecognizer(model: model, glyphNetwork: glyph)
+        let off = try MathRecognizer(model: model, glyphNetwork: glyph, partitionCrossingBonus: 0)
+        #expect(on.partitionCrossingBonus == MathRecognizer.defaultPartitionCrossingBonus && on.partitionCrossingBonus > 0)
+        let samples = try MathFixture.read("math-partition-crossings.jsonl")
+        #expect(samples.map(\.latex) == ["\\frac{413.1}{444}\\cdot\\sqrt{1}"])
+        for s in samples {
+            #expect(MathEvaluation.run(s, recognizer: on).latex == s.latex)
+            #expect(MathEvaluation.run(s, recognizer: off).latex != s.latex)
+        }
+    }
 }
