@@ -95,11 +95,11 @@ public final class MathRecognizer: Sendable {
     public let crossingPenalty: Double
     /// The default `crossingPenalty`, chosen on composed validation expressions (docs/MATH-MODEL.md).
     public static let defaultCrossingPenalty = 4.0
-    /// Nats the first partition pays per crossing pair of strokes it puts in different groups (as a
-    /// bonus to the groups that keep theirs). Lower than `crossingPenalty`: here every hypothesis
-    /// competes, and at 4 a digit merged with a crossing neighbour (training writers -1); at 1 on
-    /// sets A / B / C / training writers: 0 / 0 / +1 / 0, none broken (a fraction bar that merged
-    /// with the `t` stem above it and the `l` below: `\frac{t^{2}}{3l}` read `4-3^{2}`).
+    /// Nats the first partition pays per pair of crossing strokes it puts in different groups (as a
+    /// bonus to the groups that keep theirs; touching strokes do not count, `insidePairs`). Lower
+    /// than `crossingPenalty`: here every hypothesis competes, and at 4 a digit merged with a
+    /// crossing neighbour (training writers -1). At 1 (docs/MATH-CHECKS.md, step 16): set C +1 (a
+    /// fraction bar had merged with the `t` stem above it and the `l` below), none broken.
     public let partitionCrossingBonus: Double
     /// The default `partitionCrossingBonus`.
     public static let defaultPartitionCrossingBonus = 1.0

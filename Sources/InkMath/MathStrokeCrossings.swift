@@ -25,8 +25,10 @@ enum MathStrokeCrossings {
         return n
     }
 
-    /// For each group, how many pairs of its own strokes cross or touch: the partition's share of
-    /// the crossings it keeps together (a crossing cut apart costs what one kept inside saves).
+    /// For each group, how many pairs of its own strokes cross: what the partition gains for the
+    /// crossings it keeps together (a crossing cut apart costs what one kept inside saves). Strokes
+    /// that only touch do not count here: a script written against its base touches it (`v^{1}`
+    /// read `u`).
     static func insidePairs(groups: [[Int]], strokes: [[SIMD2<Double>]]) -> [Int] {
         var memo: [SIMD2<Int>: Bool] = [:]
         return groups.map { g in
@@ -35,7 +37,7 @@ enum MathStrokeCrossings {
                 for b in g[(i + 1)...] where strokes.indices.contains(b) {
                     let key = SIMD2(min(a, b), max(a, b))
                     if let c = memo[key] { n += c ? 1 : 0; continue }
-                    let c = cross(strokes[a], strokes[b])
+                    let c = cross(strokes[a], strokes[b], touching: false)
                     memo[key] = c
                     n += c ? 1 : 0
                 }
@@ -47,8 +49,8 @@ enum MathStrokeCrossings {
     /// How close (mm) a stroke's end must come to another stroke to touch it.
     static let touch = 0.2
 
-    /// Whether two strokes cross, or one ends on the other (within `touch`).
-    static func cross(_ p: [SIMD2<Double>], _ q: [SIMD2<Double>]) -> Bool {
+    /// Whether two strokes cross, or (`touching`) one ends on the other (within `touch`).
+    static func cross(_ p: [SIMD2<Double>], _ q: [SIMD2<Double>], touching: Bool = true) -> Bool {
         guard p.count > 1, q.count > 1 else { return false }
         func side(_ a: SIMD2<Double>, _ b: SIMD2<Double>, _ c: SIMD2<Double>) -> Double {
             (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
@@ -66,6 +68,7 @@ enum MathStrokeCrossings {
             }
         }
         // Or one ends on the other: the bar of a `4` that starts at its stem.
+        guard touching else { return false }
         let eps = touch
         func near(_ e: SIMD2<Double>, _ line: [SIMD2<Double>]) -> Bool {
             for j in 1 ..< line.count {

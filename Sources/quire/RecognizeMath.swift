@@ -45,6 +45,8 @@ struct MathFlags: ParsableArguments {
     var noStrokeShape = false
     @Option(name: .customLong("math-crossing-penalty"), help: "Nats a partition pays, when whole lines are compared, per pair of strokes of different symbols that cross or touch (0: off; default \(MathRecognizer.defaultCrossingPenalty)).")
     var crossingPenalty: Double = MathRecognizer.defaultCrossingPenalty
+    @Option(name: .customLong("math-partition-crossing-bonus"), help: "Nats the first partition pays per pair of crossing strokes it puts in different groups (0: off; default \(MathRecognizer.defaultPartitionCrossingBonus)).")
+    var partitionCrossingBonus: Double = MathRecognizer.defaultPartitionCrossingBonus
     @Flag(name: .customLong("math-segments"), help: "With --jsonl --json: add each symbol's class, strokes and candidates (\"symbols\") and every stroke group the segmenter scored (\"hypotheses\": strokes, best class, score; the sample read as one line).")
     var segments = false
 
@@ -102,7 +104,8 @@ struct MathFlags: ParsableArguments {
                                       glyphRepartition: !noGlyphRepartition, glyphSplitDoubt: glyphSplitDoubt,
                                       dotLetters: !noDotLetters, localAlternatives: !noLocalAlternatives,
                                       alternativeMargin: alternativeMargin, syntaxWeight: syntaxWeight,
-                                      strokeShapes: !noStrokeShape, crossingPenalty: crossingPenalty)
+                                      strokeShapes: !noStrokeShape, crossingPenalty: crossingPenalty,
+                                      partitionCrossingBonus: partitionCrossingBonus)
         } catch {
             throw QuireError(.resourceMissing, "math recognizer weights \(url.path): \(error)")
         }

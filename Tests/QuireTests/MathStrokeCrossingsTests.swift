@@ -45,8 +45,10 @@ import QuireTools
 
     @Test func groupsCountTheCrossingsTheyKeep() {
         let stem = Self.line([2, 0], [2, 6]), bar = Self.line([0, 3], [4, 3]), far = Self.line([8, 0], [8, 6])
-        let strokes = [stem, bar, far]
-        #expect(MathStrokeCrossings.insidePairs(groups: [[0, 1], [0], [1, 2], [0, 1, 2], [5]], strokes: strokes) == [1, 0, 0, 1, 0])
+        // A bar that only starts at the stem touches it: no crossing kept.
+        let strokes = [stem, bar, far, Self.line([2.1, 4], [5, 4])]
+        #expect(MathStrokeCrossings.cross(stem, strokes[3]) && !MathStrokeCrossings.cross(stem, strokes[3], touching: false))
+        #expect(MathStrokeCrossings.insidePairs(groups: [[0, 1], [0], [1, 2], [0, 1, 2], [5], [0, 3]], strokes: strokes) == [1, 0, 0, 1, 0, 0])
     }
 
     /// Real ink of a training writer (Fixtures/README.md): `\frac{413.1}{444}\cdot\sqrt{1}`, whose
