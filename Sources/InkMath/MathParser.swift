@@ -115,11 +115,12 @@ public enum MathParser {
         items.dropFirst().reduce(items[0].box) { $0.union($1.box) }
     }
 
-    /// Groups radicals and fraction bars, widest first, into compound items.
     /// How far (share of the typical symbol size) below a radical's box the centre of a symbol
     /// under it may lie: a decimal point on the line sits as low as the tick's foot (`\sqrt{69.7}`
     /// read `\sqrt{697}.`), as the top keeps a tenth for ink reaching the overbar.
     static let radicalFloor = 0.1
+
+    /// Groups radicals and fraction bars, widest first, into compound items.
     static func structures(_ items: [Item]) -> [Item] {
         guard !items.isEmpty else { return [] }
         let typical = median(items.map { max($0.w, $0.h) })
