@@ -55,6 +55,10 @@ enum MathReadings {
                 return s
             }
             let w = s.box.width / H, h = s.box.height / H
+            // How far its top stands above its row's baseline, where the row's sized symbols give one.
+            let sizedRow = (rowOf[i] ?? []).filter { $0 != i && MathParser.sizesLine(items[$0]) }
+            let above = sizedRow.isEmpty ? nil
+                : (MathParser.median(sizedRow.map { MathParser.lineMetrics(items[$0], H).baseline }) - s.box.y) / H
             let tall = { (c: Character) in MathSymbols.digits.contains(c) || (c.isASCII && c.isUppercase) }
             var changed = false
             // Whether the other kind is among the five best, as when these checks were tuned: the
@@ -78,6 +82,10 @@ enum MathReadings {
                     // training expressions: `,` 0.26-0.43 H, `/` 0.83-2.2 H).
                     if c == "/" && h < 0.6 && near.contains(where: { $0.label == "," }) { penalty = sizePenalty }
                     if c == "," && h > 0.65 && near.contains(where: { $0.label == "/" }) { penalty = sizePenalty }
+                    // A descender letter is as tall as a digit, but stands lower: one whose top is
+                    // at a capital's height is the capital (`Y`/`y`, `P`/`p`).
+                    if let above, descenderLetters.contains(c) && above > descenderTop
+                        && near.contains(where: { $0.label == c.uppercased() }) { penalty = casePenalty }
                     // Between two digits a `/` shorter than a digit is more likely a `1` (`517` read `5/7`).
                     if c == "/" && h < 1 && near.contains(where: { $0.label == "1" }) && betweenDigits(i) {
                         penalty = max(penalty, shortSlashPenalty)
@@ -104,6 +112,14 @@ enum MathReadings {
     /// 5.6% of the 248 `/`s). Sets A / B / C / training writers: 451 / 449 / 451 / 736 without it;
     /// 452 / 450 / 452 / 736 at 2, 3 or 4 nats; at 6 and 8 real short slashes broke (`316/35`).
     static let shortSlashPenalty = 2.2
+    /// Small letters that reach below the line, their tops at the x-height.
+    static let descenderLetters = Set("gpqy")
+    /// Digit heights above its row's baseline beyond which a descender letter's top is a capital's:
+    /// between the two on 4,000 composed expressions of training writers (`y`, `p`, `g`, `q` on the
+    /// line: 95% under 0.78; `Y`, `P`, `Q`, `J`: 0.9 and over but for two odd glyphs). Sets A / B /
+    /// C / training writers: 452 / 450 / 452 / 736 without it; at 0.85 452 / 453 / 453 / 738, at
+    /// 0.9 452 / 451 / 453 / 738, at 0.8 452 / 452 / 452 / 738, none broken at any.
+    static let descenderTop = 0.85
 
     /// Nats a reading pays per digit height by which a symbol's baseline, as its class places it,
     /// lies off its row's (beyond `baselineSlack`): a `g` read `9` sits a descender below the line.

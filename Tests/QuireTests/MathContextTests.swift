@@ -115,6 +115,16 @@ import QuireTools
         #expect(MathReadings.sizeChecked(afterLetter).map(\.label) == ["a", "/", "7"])
     }
 
+    @Test func aDescenderLetterWhoseTopIsACapitalsIsTheCapital() {
+        // Digits 5 mm high on a baseline at y = 10: a `y` (by 1.7 nats) whose top is 4.8 mm above
+        // the line is a `Y` that hangs a little low; one whose top is at the x-height stays a `y`.
+        let digit = { (x: Double) in Self.symbol([("2", -0.1)], x, 5, 3, 5) }
+        let high = [digit(0), Self.symbol([("y", -0.3), ("Y", -2.0)], 4, 5.2, 3, 5.6), digit(8)]
+        #expect(MathReadings.sizeChecked(high).map(\.label) == ["2", "Y", "2"])
+        let low = [digit(0), Self.symbol([("y", -0.3), ("Y", -2.0)], 4, 6.9, 3, 4.8), digit(8)]
+        #expect(MathReadings.sizeChecked(low).map(\.label) == ["2", "y", "2"])
+    }
+
     @Test func fractionPartsAreMeasuredAgainstTheirOwnRow() {
         // Digits 7 mm high on the line; a denominator "W9" written smaller (4 mm digits): its 3.6 mm
         // `W` is a capital beside its own 9, though only half the line's digit height.
