@@ -23,7 +23,8 @@ public struct ParsedSymbolInput: Sendable, Hashable {
 ///    height H from where its class sits on a line; a symbol well above or below the previous base
 ///    starts a superscript or subscript, which runs on while the next symbols stay on its line.
 ///    A '.' half an H above the baseline is a centred dot.
-/// 3. Letter runs spelling sin, cos, tan, log, ln, exp become functions; digit runs numbers.
+/// 3. Letter runs spelling sin, cos, tan, log, ln, exp (the first letter may be a capital) become
+///    functions; digit runs numbers.
 public enum MathParser {
     /// Parses one expression line; an empty list gives an empty row.
     public static func parse(_ symbols: [ParsedSymbolInput]) -> MathNode {

@@ -74,10 +74,13 @@ enum MathTreeBuilder {
         return out
     }
 
+    /// The function whose name the letters at `i` spell; the first may be a capital (`Cos`, as a
+    /// sentence starts: no one writes the product C·o·s).
     private static func function(at i: Int, _ tokens: [LayoutToken]) -> String? {
         MathSymbols.functions.first { f in
-            i + f.count <= tokens.count && zip(f, tokens[i ..< i + f.count]).allSatisfy { c, t in
-                if case let .symbol(d, _) = t { return c == d }
+            i + f.count <= tokens.count && zip(f, tokens[i ..< i + f.count]).enumerated().allSatisfy { k, pair in
+                let (c, t) = pair
+                if case let .symbol(d, _) = t { return c == d || (k == 0 && Character(c.uppercased()) == d) }
                 return false
             }
         }

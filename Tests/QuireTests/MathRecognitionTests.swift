@@ -124,6 +124,12 @@ enum MathFixture {
         let sin = [Self.s("s", 0, 6.9, 2.5, 3.1), Self.s("i", 3, 5.5, 1, 4.5), Self.s("n", 4.5, 6.9, 2.5, 3.1), Self.s("x", 8, 6.9, 3, 3.1)]
         #expect(MathParser.parse(sin) == .row([.function("sin"), .identifier("x")]))
         #expect(Self.latex(sin) == "\\sin x")
+        // A capital first letter still spells the function; a capital inside does not.
+        var capital = sin
+        capital[0].label = "S"
+        #expect(Self.latex(capital) == "\\sin x")
+        capital[2].label = "N"
+        #expect(Self.latex(capital) != "\\sin x")
     }
 
     @Test func bracketsPairIntoFencesAndTakeScripts() {
