@@ -125,6 +125,16 @@ import QuireTools
         #expect(MathReadings.sizeChecked(low).map(\.label) == ["2", "y", "2"])
     }
 
+    @Test func aSmallLetterNineTenthsOfItsRowsDigitsIsTheCapital() {
+        // Digits 5 mm high: a `w` the classifier prefers by 0.6 nats, 4.6 mm high on the line, is
+        // a `W`; one 3.5 mm high stays a `w`.
+        let digit = { (x: Double) in Self.symbol([("5", -0.1)], x, 5, 3, 5) }
+        let tall = [digit(0), Self.symbol([("w", -0.3), ("W", -0.9)], 4, 5.4, 4, 4.6), digit(9)]
+        #expect(MathReadings.sizeChecked(tall).map(\.label) == ["5", "W", "5"])
+        let small = [digit(0), Self.symbol([("w", -0.3), ("W", -0.9)], 4, 6.5, 4, 3.5), digit(9)]
+        #expect(MathReadings.sizeChecked(small).map(\.label) == ["5", "w", "5"])
+    }
+
     @Test func fractionPartsAreMeasuredAgainstTheirOwnRow() {
         // Digits 7 mm high on the line; a denominator "W9" written smaller (4 mm digits): its 3.6 mm
         // `W` is a capital beside its own 9, though only half the line's digit height.
