@@ -92,10 +92,11 @@ import QuireTools
 
     @Test func sizeDecidesCommaOrSlash() {
         // Digits 5 mm high: a 1.8 mm stroke the classifier calls `/` is a comma, a 6 mm one it calls
-        // `,` a slash; without a comma among its candidates a short `/` stays one.
+        // `,` a slash; without a comma (or a `1`: `aShortSlashBetweenDigitsIsAOne`) among its
+        // candidates a short `/` stays one.
         let line = [Self.symbol([("5", -0.1)], 0, 5, 3, 5), Self.symbol([("/", -0.2), (",", -1.5)], 3.5, 9, 1, 1.8),
                     Self.symbol([("8", -0.1)], 5, 5, 3, 5), Self.symbol([(",", -0.2), ("/", -1.5)], 8.5, 4.5, 3, 6),
-                    Self.symbol([("3", -0.1)], 12, 5, 3, 5), Self.symbol([("/", -0.2), ("1", -1.5)], 15.5, 8, 1, 1.8),
+                    Self.symbol([("3", -0.1)], 12, 5, 3, 5), Self.symbol([("/", -0.2), ("(", -1.5)], 15.5, 8, 1, 1.8),
                     Self.symbol([("0", -0.1)], 17, 5, 3, 5)]
         let checked = MathReadings.sizeChecked(line)
         #expect(checked.map(\.label) == ["5", ",", "8", "/", "3", "/", "0"])
