@@ -279,6 +279,9 @@ enum MathReadings {
             for b in flattenedBoxes(MathParser.layout(inputs), labels: top.labels, boxes: symbols.map(\.box)) {
                 add(top.labels, layoutBoxes: b)
             }
+            for b in scriptedBoxes(MathParser.layout(inputs), labels: top.labels, boxes: symbols.map(\.box)) {
+                add(top.labels, layoutBoxes: b)
+            }
             // The context's own reading, when it lays out as no calculation could (`3^{-n\neq2}`):
             // its scripts flat may be what was written, though a class swap (`-` read `\cdot`)
             // mended the layout better than the misplaced script did.

@@ -6,7 +6,8 @@ import Testing
 import QuireTools
 
 /// Superscripts also read on their base's line, subscripts as large as their base counted
-/// (`MathScriptAlternatives.swift`).
+/// (`MathScriptAlternatives.swift`), and runs a little off a letter's line also read as its scripts
+/// (`MathRaisedScripts.swift`).
 @Suite struct MathScriptAlternativesTests {
     static func box(_ x: Double, _ top: Double, _ h: Double) -> MathBox { MathBox(x: x, y: top, width: 0.6 * h, height: h) }
 
@@ -79,6 +80,70 @@ import QuireTools
             let e = MathEvaluation.run(s, recognizer: r)
             #expect(e.latex == s.latex)
             #expect(e.candidates.contains("\\sqrt{(9+9)^{4}}\\times\\sqrt{2}\\geq8^{6.7}"), "\(e.candidates)")
+        }
+    }
+
+    /// `c` on the line (bottom at 10), then an `8` 0.72 of a digit high whose bottom stands 1.75 up:
+    /// too little for the parser's superscript, enough for the line to pay for it.
+    static let raised: (labels: [Character], boxes: [MathBox]) = (["c", "8"], [MathBox(x: 0, y: 4, width: 4, height: 6),
+                                                                            MathBox(x: 5, y: 1.25, width: 4, height: 7)])
+
+    @Test func aRunALittleOffALettersLineIsAlsoReadAsItsScript() throws {
+        let (labels, boxes) = Self.raised
+        let layout = MathParser.layout(labels.indices.map { ParsedSymbolInput(label: labels[$0], box: boxes[$0]) })
+        #expect(layout == [.symbol("c", source: 0), .symbol("8", source: 1)])
+        let moved = MathReadings.scriptedBoxes(layout, labels: labels, boxes: boxes)
+        try #require(moved.count == 1)
+        #expect(moved[0][0] == boxes[0] && moved[0][1].y < boxes[1].y)
+        let relaid = MathParser.layout(labels.indices.map { ParsedSymbolInput(label: labels[$0], box: moved[0][$0]) })
+        #expect(relaid == [.symbol("c", source: 0), .script(superscript: true, [.symbol("8", source: 1)])])
+        // Nearly as large as a digit and lowered as much, it is a subscript (a smaller one the
+        // parser makes one by itself).
+        var low = boxes
+        low[1] = MathBox(x: 5, y: 3.25, width: 4, height: 8.5)
+        let lowered = MathReadings.scriptedBoxes(MathParser.layout(labels.indices.map { ParsedSymbolInput(label: labels[$0], box: low[$0]) }),
+                                                 labels: labels, boxes: low)
+        try #require(lowered.count == 1)
+        #expect(MathParser.layout(labels.indices.map { ParsedSymbolInput(label: labels[$0], box: lowered[0][$0]) })
+            == [.symbol("c", source: 0), .script(superscript: false, [.symbol("8", source: 1)])])
+    }
+
+    @Test func onTheLineOrAfterADigitNoScriptIsTried() {
+        let (labels, boxes) = Self.raised
+        var flat = boxes
+        flat[1].y = 3
+        #expect(MathReadings.scriptedBoxes(MathParser.layout(labels.indices.map { ParsedSymbolInput(label: labels[$0], box: flat[$0]) }),
+                                           labels: labels, boxes: flat).isEmpty)
+        // `95` with the 5 as high: digits after a digit stay on the line (the prior finds `9^{5}` as likely).
+        let digits: [Character] = ["9", "5"]
+        let tall = [MathBox(x: 0, y: 0, width: 5, height: 10), MathBox(x: 6, y: -1.75, width: 5, height: 10)]
+        #expect(MathReadings.scriptedBoxes(MathParser.layout(digits.indices.map { ParsedSymbolInput(label: digits[$0], box: tall[$0]) }),
+                                           labels: digits, boxes: tall).isEmpty)
+    }
+
+    @Test func theReadingsWeighALettersRaisedRunAsItsScript() {
+        let (labels, boxes) = Self.raised
+        let sym = { (i: Int, alt: String) in
+            MathSymbol(label: String(labels[i]), candidates: [MathSymbolCandidate(label: String(labels[i]), score: -0.1),
+                                                              MathSymbolCandidate(label: alt, score: -4)],
+                       box: boxes[i], strokeIndices: [i])
+        }
+        let line = [sym(0, "C"), sym(1, "B")]
+        let r = MathReadings.nBest(symbols: line, ticks: [nil, nil], limit: 5, context: MathContext.standard,
+                                   weight: MathRecognizer.defaultContextWeight, syntaxWeight: MathRecognizer.defaultSyntaxWeight)
+        #expect(r.readings.first?.latex == "c^{8}", "\(r.readings.map(\.latex))")
+        #expect(r.readings.map(\.latex).contains("c8"))
+    }
+
+    /// Real ink of training writers (Fixtures/README.md): a power and a subscript after a letter,
+    /// written a little off its line.
+    @Test func lettersScriptsWrittenLowReadAsScripts() throws {
+        guard let (model, glyph) = try MathFixture.weights() else { Issue.record("no math weights"); return }
+        let r = try MathRecognizer(model: model, glyphNetwork: glyph)
+        let samples = try MathFixture.read("math-raised-scripts.jsonl")
+        #expect(samples.map(\.latex) == ["n^{7}", "2a-9p-d_{7}"])
+        for s in samples {
+            #expect(MathEvaluation.run(s, recognizer: r).latex == s.latex)
         }
     }
 }
