@@ -12,10 +12,13 @@ extension MathReadings {
     /// to be read as a script too: just beyond `baselineSlack`, where the flat reading starts to
     /// pay. Sets A / B / C / training writers (800; 4,000 more): 452 / 454 / 455 / 738 (3,668)
     /// without; 452 / 455 / 456 / 741 (3,676) at 0.15, none broken; the same at 0.2, (3,675) at 0.25.
+    /// With the signed runs (`y-5` -> `y^{-5}`): 452 / 455 / 456 / 742 (3,677: two fixed, `n-7=`
+    /// read `n^{-7}=`).
     static let scriptRunOffset = 0.15
 
     /// One set of layout boxes per run of digits and letters (decimal points between digits kept
-    /// with them) that follows a letter of its row and stands `scriptRunOffset` or more off the
+    /// with them, a minus before them that stands over the row's operators as their sign) that
+    /// follows a letter of its row and stands `scriptRunOffset` or more off the
     /// baseline of the row's symbols before it: the run moved half a digit height further that way.
     /// Only after a letter: after a digit the prior finds a script as likely as the line (`95`,
     /// `7w`), and a digit written a little high read as an exponent broke 8 readings of 1,800 where
@@ -42,15 +45,20 @@ extension MathReadings {
             }
             guard H > 0, H.isFinite else { return }
             for k in 1 ..< max(1, ts.count) {
-                guard case let .symbol(_, first) = ts[k], case let .symbol(_, base) = ts[k - 1], runnable(first),
-                      labels[base].isLetter else { continue }
+                guard case let .symbol(_, first) = ts[k], case let .symbol(_, base) = ts[k - 1], labels[base].isLetter else { continue }
+                // A minus before the run is its sign (`n^{-9}`), measured by the symbol after it.
+                let signed = labels[first] == "-"
+                guard runnable(first) || signed else { continue }
+                guard !signed || k + 1 < ts.count, case let .symbol(_, lead) = ts[signed ? k + 1 : k], runnable(lead) else { continue }
                 let before = ts[..<k].compactMap { t -> Int? in if case let .symbol(_, s) = t, placed(s) { return s } else { return nil } }
                 guard !before.isEmpty else { continue }
                 let ref = MathParser.median(before.map(baseline))
-                let off = (ref - baseline(first)) / H
-                guard abs(off) >= scriptRunOffset else { continue }
-                var run = [first]
-                var j = k + 1
+                let off = (ref - baseline(lead)) / H
+                guard abs(off) >= scriptRunOffset, !signed || off > 0 else { continue }
+                // ... and stands above the row's operators, as an exponent's sign does.
+                if signed, boxes[first].y + boxes[first].height / 2 > ref + (MathSymbols.axis - 0.1) * H { continue }
+                var run = signed ? [first, lead] : [first]
+                var j = k + run.count
                 while j < ts.count, case let .symbol(c, s) = ts[j] {
                     if ".,".contains(c) {
                         guard j + 1 < ts.count, case let .symbol(_, nxt) = ts[j + 1], MathSymbols.digits.contains(labels[nxt]) else { break }

@@ -108,6 +108,24 @@ import QuireTools
             == [.symbol("c", source: 0), .script(superscript: false, [.symbol("8", source: 1)])])
     }
 
+    @Test func aRaisedMinusBeforeTheRunIsItsSign() throws {
+        // `n`, then a minus standing over the operators' axis and a `9` raised as the `8` above: `n^{-9}`.
+        let labels: [Character] = ["n", "-", "9"]
+        let boxes = [MathBox(x: 0, y: 4, width: 4, height: 6), MathBox(x: 5, y: 3.8, width: 3, height: 0.4),
+                     MathBox(x: 9, y: 1.25, width: 4, height: 7)]
+        let layout = MathParser.layout(labels.indices.map { ParsedSymbolInput(label: labels[$0], box: boxes[$0]) })
+        #expect(layout == [.symbol("n", source: 0), .symbol("-", source: 1), .symbol("9", source: 2)])
+        let moved = MathReadings.scriptedBoxes(layout, labels: labels, boxes: boxes)
+        try #require(moved.count == 1)
+        #expect(MathParser.layout(labels.indices.map { ParsedSymbolInput(label: labels[$0], box: moved[0][$0]) })
+            == [.symbol("n", source: 0), .script(superscript: true, [.symbol("-", source: 1), .symbol("9", source: 2)])])
+        // A minus on the operators' axis is the line's: `n-9`, whatever the 9's height.
+        var axis = boxes
+        axis[1].y = 5.8
+        #expect(MathReadings.scriptedBoxes(MathParser.layout(labels.indices.map { ParsedSymbolInput(label: labels[$0], box: axis[$0]) }),
+                                           labels: labels, boxes: axis).isEmpty)
+    }
+
     @Test func onTheLineOrAfterADigitNoScriptIsTried() {
         let (labels, boxes) = Self.raised
         var flat = boxes
