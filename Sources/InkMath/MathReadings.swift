@@ -279,7 +279,8 @@ enum MathReadings {
             for b in flattenedBoxes(MathParser.layout(inputs), labels: top.labels, boxes: symbols.map(\.box)) {
                 add(top.labels, layoutBoxes: b)
             }
-            for b in scriptedBoxes(MathParser.layout(inputs), labels: top.labels, boxes: symbols.map(\.box)) {
+            for b in scriptedBoxes(MathParser.layout(inputs), labels: top.labels, boxes: symbols.map(\.box))
+                + tailBoxes(MathParser.layout(inputs), labels: top.labels, boxes: symbols.map(\.box)) {
                 add(top.labels, layoutBoxes: b)
             }
             // The context's own reading, when it lays out as no calculation could (`3^{-n\neq2}`):

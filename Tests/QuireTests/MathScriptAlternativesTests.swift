@@ -126,6 +126,27 @@ import QuireTools
                                            labels: labels, boxes: axis).isEmpty)
     }
 
+    @Test func theTailOfAScriptWithARelationIsAlsoReadOnTheLine() throws {
+        // `p`, then `2 + x = 4` all raised as one exponent: no calculation has `=` in an exponent.
+        let labels: [Character] = ["p", "2", "+", "x", "=", "4"]
+        let boxes = [MathBox(x: 0, y: 4, width: 4, height: 9), MathBox(x: 5, y: -2, width: 3, height: 5),
+                     MathBox(x: 9, y: -1, width: 3, height: 3), MathBox(x: 13, y: 0, width: 3, height: 3),
+                     MathBox(x: 17, y: 0, width: 3, height: 2), MathBox(x: 21, y: -2, width: 3, height: 5)]
+        let layout = MathParser.layout(labels.indices.map { ParsedSymbolInput(label: labels[$0], box: boxes[$0]) })
+        try #require(layout.count == 2)
+        let tails = MathReadings.tailBoxes(layout, labels: labels, boxes: boxes)
+        try #require(tails.count == 2)
+        // From the `+` on: `p^{2}+x=4`; the `2` stays where it was.
+        #expect(tails[0][1] == boxes[1] && tails[0][2].y > boxes[2].y)
+        let relaid = MathParser.layout(labels.indices.map { ParsedSymbolInput(label: labels[$0], box: tails[0][$0]) })
+        #expect(MathTreeBuilder.node(relaid).latex == "p^{2}+x=4", "\(relaid)")
+        // Without the relation the exponent is left whole.
+        let plain = Array(labels.prefix(4)), few = Array(boxes.prefix(4))
+        let short = MathParser.layout(plain.indices.map { ParsedSymbolInput(label: plain[$0], box: few[$0]) })
+        #expect(MathTreeBuilder.node(short).latex == "p^{2+x}")
+        #expect(MathReadings.tailBoxes(short, labels: plain, boxes: few).isEmpty)
+    }
+
     @Test func onTheLineOrAfterADigitNoScriptIsTried() {
         let (labels, boxes) = Self.raised
         var flat = boxes
@@ -154,12 +175,12 @@ import QuireTools
     }
 
     /// Real ink of training writers (Fixtures/README.md): a power and a subscript after a letter,
-    /// written a little off its line.
+    /// written a little off its line, and an exponent the parser let run on over an `=`.
     @Test func lettersScriptsWrittenLowReadAsScripts() throws {
         guard let (model, glyph) = try MathFixture.weights() else { Issue.record("no math weights"); return }
         let r = try MathRecognizer(model: model, glyphNetwork: glyph)
         let samples = try MathFixture.read("math-raised-scripts.jsonl")
-        #expect(samples.map(\.latex) == ["n^{7}", "2a-9p-d_{7}"])
+        #expect(samples.map(\.latex) == ["n^{7}", "2a-9p-d_{7}", "\\alpha^{1,9}=249"])
         for s in samples {
             #expect(MathEvaluation.run(s, recognizer: r).latex == s.latex)
         }
