@@ -36,12 +36,12 @@ import train_math  # noqa: E402
 torch.set_num_threads(1)
 
 
-def jitter(strokes, rng: random.Random):
+def jitter(strokes, rng: random.Random, scale: float = 1.0):
     """A small affine change about the group's centre: rotation N(0, 0.05) rad, shear N(0, 0.08),
-    width x exp N(0, 0.07)."""
+    width x exp N(0, 0.07), each spread times `scale` (--jitter)."""
     pts = np.concatenate(strokes)[:, :2]
     c = (pts.min(0) + pts.max(0)) / 2
-    a, sh, sx = rng.gauss(0, 0.05), rng.gauss(0, 0.08), math.exp(rng.gauss(0, 0.07))
+    a, sh, sx = rng.gauss(0, 0.05 * scale), rng.gauss(0, 0.08 * scale), math.exp(rng.gauss(0, 0.07 * scale))
     m = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]]) @ np.array([[sx, sh], [0, 1]])
     return [(np.asarray(s, np.float64)[:, :2] - c) @ m.T + c for s in strokes]
 
@@ -61,7 +61,7 @@ class Examples(torch.utils.data.IterableDataset):
             st, lab = mixer.draw_strokes()
             if not st or sum(len(s) for s in st) == 0:
                 continue
-            yield torch.from_numpy(GI.image(jitter(st, rng))), S.CHARSET.index(lab)
+            yield torch.from_numpy(GI.image(jitter(st, rng, self.args.jitter))), S.CHARSET.index(lab)
 
 
 def read_bin(path) -> glyph_net.GlyphNet:
@@ -123,6 +123,9 @@ def main():
     ap.add_argument("--ckpt-minutes", type=float, default=5.0)
     ap.add_argument("--widths", default=",".join(map(str, glyph_net.WIDTHS)), help="channels of the conv layers")
     ap.add_argument("--hidden", type=int, default=glyph_net.HIDDEN)
+    ap.add_argument("--jitter", type=float, default=1.0, help="spread of the affine change, times the default")
+    ap.add_argument("--label-smoothing", type=float, default=0.0,
+                    help="share of each target spread over all classes (a less over-sure network)")
     ap.add_argument("--init", help="start a new run from the weights of this file (export_glyph.py's output)")
     args = ap.parse_args()
 
@@ -162,7 +165,10 @@ def main():
         lr = args.min_lr + (args.lr - args.min_lr) * 0.5 * (1 + math.cos(math.pi * frac)) * min(1.0, (step + 1) / 200)
         for g in opt.param_groups:
             g["lr"] = lr
-        loss = torch.nn.functional.nll_loss(net(x), y)
+        out = net(x)
+        loss = torch.nn.functional.nll_loss(out, y)
+        if args.label_smoothing:
+            loss = (1 - args.label_smoothing) * loss - args.label_smoothing * out.mean(1).mean()
         opt.zero_grad()
         loss.backward()
         opt.step()
