@@ -276,11 +276,11 @@ enum MathReadings {
         }
         if flattenScripts && trySwaps && short, let top = out.values.max(by: { $0.reading.score < $1.reading.score }) {
             let inputs = symbols.indices.map { ParsedSymbolInput(label: top.labels[$0], box: symbols[$0].box, tick: ticks[$0]) }
-            for b in flattenedBoxes(MathParser.layout(inputs), labels: top.labels, boxes: symbols.map(\.box)) {
-                add(top.labels, layoutBoxes: b)
-            }
-            for b in scriptedBoxes(MathParser.layout(inputs), labels: top.labels, boxes: symbols.map(\.box))
-                + tailBoxes(MathParser.layout(inputs), labels: top.labels, boxes: symbols.map(\.box)) {
+            let layout = MathParser.layout(inputs), boxes = symbols.map(\.box)
+            // Its scripts as large as their base flat, runs a little off a letter's line as its
+            // scripts, the tails of scripts holding a relation on the line.
+            for b in flattenedBoxes(layout, labels: top.labels, boxes: boxes) + scriptedBoxes(layout, labels: top.labels, boxes: boxes)
+                + tailBoxes(layout, labels: top.labels, boxes: boxes) {
                 add(top.labels, layoutBoxes: b)
             }
             // The context's own reading, when it lays out as no calculation could (`3^{-n\neq2}`):

@@ -10,6 +10,7 @@ import Foundation
 extension MathReadings {
     /// The symbols a script's tail may start at (a sign opening the script stays in it).
     static let tailStarts = Set("+-×÷·/=<>≤≥≠±")
+    /// What no script of a calculation holds.
     static let relations = Set("=<>≤≥≠")
 
     /// One set of layout boxes per operator inside a script that holds a relation (not its first
