@@ -29,9 +29,18 @@ sys.path.insert(0, HERE)
 import data  # noqa: E402
 import glyph_image as GI  # noqa: E402
 import symbols as S  # noqa: E402
-import train_glyph  # noqa: E402
 
 torch.set_num_threads(1)
+
+# Cut letters that are also digits' shapes (`l` 1, `I` 1, `o` 0, `O` 0): a word's context says which,
+# a lone piece does not, and these would teach that every bar is a letter.
+LEFT_OUT = set("lIoO")
+
+
+def load(path: str) -> list:
+    """The (label, strokes in mm) pieces of `path` (this script's output) that training uses."""
+    with open(path, "rb") as f:
+        return [p for p in pickle.load(f) if p[0] not in LEFT_OUT]
 
 
 def pieces():
@@ -53,6 +62,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--top", type=int, default=3)
     args = ap.parse_args()
+    import train_glyph  # here: train_glyph imports this module
     net = train_glyph.read_bin(args.glyph).eval()
     raw = list(pieces())
     assert not any(data.is_validation_writer(w) for _, _, w, _, _ in raw)

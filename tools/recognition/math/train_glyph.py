@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import pickle
 import random
 import sys
 import time
@@ -29,6 +28,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import compose  # noqa: E402
+import cut_math_letters  # noqa: E402
 import data  # noqa: E402
 import glyph_image as GI  # noqa: E402
 import glyph_net  # noqa: E402
@@ -37,10 +37,6 @@ import symbols as S  # noqa: E402
 import train_math  # noqa: E402
 
 torch.set_num_threads(1)
-
-# Cut letters that are also digits' shapes (`l` 1, `I` 1, `o` 0, `O` 0): a word's context says which,
-# a lone piece does not, and these would teach that every bar is a letter.
-CUT_LEFT_OUT = set("lIoO")
 
 
 def jitter(strokes, rng: random.Random, scale: float = 1.0):
@@ -64,10 +60,7 @@ class Examples(torch.utils.data.IterableDataset):
         compose.Hand.shape_share = self.args.shapes
         mixer = train_math.MathMixer(kits, seed, self.args.iso, self.args.variation, self.args.extra_iso)
         rng = random.Random(seed)
-        cut = []
-        if self.args.cut_file:
-            with open(self.args.cut_file, "rb") as f:
-                cut = [p for p in pickle.load(f) if p[0] not in CUT_LEFT_OUT]
+        cut = cut_math_letters.load(self.args.cut_file) if self.args.cut_file else []
         while True:
             if cut and rng.random() < self.args.cut:
                 lab, st = rng.choice(cut)

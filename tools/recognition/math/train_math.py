@@ -32,6 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import compose  # noqa: E402
+import cut_math_letters  # noqa: E402
 import data  # noqa: E402
 import recognize as R  # noqa: E402
 import segment  # noqa: E402
@@ -46,7 +47,7 @@ LOG_COLUMNS = ["step", "samples", "hours", "samples_per_s", "train_loss", "lr",
 
 
 class MathMixer:
-    def __init__(self, kits, seed, iso_share, variation=0.0, extra_iso=False, confusable=0.0):
+    def __init__(self, kits, seed, iso_share, variation=0.0, extra_iso=False, confusable=0.0, cut=()):
         self.rng = random.Random(seed)
         np.random.seed(seed % (2 ** 32))
         names = compose.writers(kits, validation=False)
@@ -57,6 +58,7 @@ class MathMixer:
                     for st in lst]
         if extra_iso:
             self.iso += extra_isolated(kits)
+        self.iso += list(cut)  # letters cut from training writers' words (cut_math_letters.py)
         self.iso_share = iso_share
         self.confusable = confusable
         self.by_label = {}
@@ -208,6 +210,8 @@ def main():
     ap.add_argument("--confusable", type=float, default=0.0,
                     help="share of draws that are isolated glyphs of shapes.CONFUSABLE ('1' '/' '6' 'b' '4' "
                          "'9') of training writers through shapes.confusable_variant")
+    ap.add_argument("--cut-file", help="letters cut from training writers' words (cut_math_letters.py), "
+                    "added to the isolated characters")
     ap.add_argument("--cooldown-hours", type=float, default=0.0,
                     help="if > 0: from this run's start the lr falls along a half cosine from the halving "
                          "schedule's value to --min-lr over this many hours of training (then stays there)")
@@ -249,7 +253,7 @@ def main():
     val = validation_set(kits, args.val_exprs)
     compose.Hand.shape_share = args.shapes
     mixer = MathMixer(kits, args.seed * 1_000_003 + step, args.iso, args.variation, args.extra_iso,
-                      args.confusable)
+                      args.confusable, cut_math_letters.load(args.cut_file) if args.cut_file else ())
     torch.manual_seed(args.seed + step)
     if not os.path.exists(log_path):
         with open(log_path, "w") as f:
