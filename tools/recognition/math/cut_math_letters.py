@@ -1,5 +1,6 @@
 """Letters cut out of TRAINING writers' printed words, as extra isolated glyphs for train_glyph.py
-(--cut-file, --cut): UNIPEN's word writers are about 250, the math kits' letter writers under 90.
+(--cut-file, --cut) and train_math.py (--cut-file): UNIPEN's word writers are about 250, the math
+kits' letter writers under 90.
 
     OMP_NUM_THREADS=1 python3 tools/recognition/math/cut_math_letters.py \
         --glyph Resources/recognition/quire-glyph.bin --out /work/state/quire-cache/math-cut-letters.pkl
@@ -67,7 +68,7 @@ def main():
     raw = list(pieces())
     assert not any(data.is_validation_writer(w) for _, _, w, _, _ in raw)
     by_word = collections.defaultdict(list)
-    for k, (_, st, _, mm, word) in enumerate(raw):
+    for _, st, _, mm, word in raw:
         if not mm:
             by_word[word].append(float(np.ptp(np.concatenate(st)[:, 1])))
     scale = {w: 3.5 / max(float(np.median(h)), 1e-6) for w, h in by_word.items()}
