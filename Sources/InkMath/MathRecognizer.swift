@@ -80,6 +80,11 @@ public final class MathRecognizer: Sendable {
     public let localAlternatives: Bool
     /// The default `localAlternatives`.
     public static let defaultLocalAlternatives = true
+    /// Whether pairs of chosen groups a little further apart than the hypotheses reach (`MathSegmenter.loosePair`)
+    /// are read as one symbol too, for the partition alternatives to weigh (`looseUnions`).
+    public let loosePairs: Bool
+    /// The default `loosePairs`.
+    public static let defaultLoosePairs = true
     /// How much better (nats) the whole line must read for a merge or split to be kept.
     public let alternativeMargin: Double
     /// How far below `alternativeMargin` an alternative's quick reading (no swaps) may fall and
@@ -127,7 +132,8 @@ public final class MathRecognizer: Sendable {
                 glyphJunkWeight: Double = defaultGlyphJunkWeight,
                 glyphRepartition: Bool = defaultGlyphRepartition,
                 glyphSplitDoubt: Double = defaultGlyphSplitDoubt, dotLetters: Bool = defaultDotLetters,
-                localAlternatives: Bool = defaultLocalAlternatives, alternativeMargin: Double = defaultAlternativeMargin,
+                localAlternatives: Bool = defaultLocalAlternatives, loosePairs: Bool = defaultLoosePairs,
+                alternativeMargin: Double = defaultAlternativeMargin,
                 syntaxWeight: Double = defaultSyntaxWeight, strokeShapes: Bool = defaultStrokeShapes,
                 crossingPenalty: Double = defaultCrossingPenalty,
                 partitionCrossingBonus: Double = defaultPartitionCrossingBonus) throws {
@@ -150,6 +156,7 @@ public final class MathRecognizer: Sendable {
         self.glyphRepartition = glyphRepartition
         self.dotLetters = dotLetters
         self.localAlternatives = localAlternatives
+        self.loosePairs = loosePairs
         self.strokeShapes = strokeShapes
         self.crossingPenalty = crossingPenalty.isFinite ? max(0, crossingPenalty) : 0
         self.partitionCrossingBonus = partitionCrossingBonus.isFinite ? max(0, partitionCrossingBonus) : 0
@@ -241,6 +248,7 @@ public final class MathRecognizer: Sendable {
         if localAlternatives, fewSymbols {
             // One merge or one split at a time, each kept only where the whole line reads better by
             // `alternativeMargin`: the partition's local scores cannot see the neighbours.
+            if loosePairs { looseUnions(&scored, chosen: chosen, strokes: strokes) }
             for _ in 0 ..< 3 {
                 // Screened by the quick reading (no swaps), the two best read whole.
                 let base = read(chosen, scored: scored, strokes: strokes, index: index, strokeIds: strokeIds, quick: true).score

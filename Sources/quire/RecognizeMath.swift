@@ -37,6 +37,8 @@ struct MathFlags: ParsableArguments {
     var noDotLetters = false
     @Flag(name: .customLong("no-math-local-alternatives"), help: "Never read the partitions one merge or one split away from the chosen one.")
     var noLocalAlternatives = false
+    @Flag(name: .customLong("no-math-loose-pairs"), help: "Never offer the partition alternatives two chosen groups a little too far apart to be one hypothesis.")
+    var noLoosePairs = false
     @Option(name: .customLong("math-alternative-margin"), help: "How much better (nats) a line must read for a merge or split to be kept (default \(MathRecognizer.defaultAlternativeMargin)).")
     var alternativeMargin: Double = MathRecognizer.defaultAlternativeMargin
     @Option(name: .customLong("math-syntax-weight"), help: "Nats a reading pays per fault no written calculation has (an operator ending a line, a bracket never closed; 0: off; default \(MathRecognizer.defaultSyntaxWeight)).")
@@ -102,7 +104,7 @@ struct MathFlags: ParsableArguments {
                                       secondModel: second, variants: shapes, combination: combination,
                                       glyphNetwork: glyph, glyphWeight: glyphWeight, glyphJunkWeight: glyphJunkWeight,
                                       glyphRepartition: !noGlyphRepartition, glyphSplitDoubt: glyphSplitDoubt,
-                                      dotLetters: !noDotLetters, localAlternatives: !noLocalAlternatives,
+                                      dotLetters: !noDotLetters, localAlternatives: !noLocalAlternatives, loosePairs: !noLoosePairs,
                                       alternativeMargin: alternativeMargin, syntaxWeight: syntaxWeight,
                                       strokeShapes: !noStrokeShape, crossingPenalty: crossingPenalty,
                                       partitionCrossingBonus: partitionCrossingBonus)
