@@ -15,7 +15,7 @@ extension MathRecognizer {
     /// Scores the union of each pair of chosen groups of at most two strokes that
     /// `MathSegmenter.loosePair` allows and that is no hypothesis yet, and appends it to `scored`;
     /// not where the union's best class is one of the two parts' own (a `4` swallowing the decimal
-    /// point beside it, a `0` the `1` before it: training writers' `4.8` read `48`).
+    /// point beside it: set B's `4.8` read `48`; a `5` the minus before it: `\alpha^{5.7}`).
     func looseUnions(_ scored: inout Scored, chosen: [Int], strokes: [[SIMD2<Double>]]) {
         let boxes = MathSegmenter.boxes(strokes)
         let ref = MathSegmenter.referenceSize(boxes)
