@@ -1,24 +1,27 @@
-/// Layouts with one superscript read on its base's line instead (`86.7` for the `8^{6.7}` of digits
-/// written a little high): the parser decides a script by thresholds on where a symbol stands, and the
-/// reading that pays for it (the prior's `<sup>`, the baseline fit of the lowered symbols) is never
-/// weighed against the line read flat. Each alternative moves the script's symbols, for layout only,
-/// by the height between their baseline and their base's; the reading is scored on the ink as
-/// written, so a raised `n` read on the line pays for being raised. A reading with a subscript as
-/// large as its base pays `largeSubscriptPenalty`.
+/// Layouts with one script as large as its base read on its base's line instead (`86.7` for the
+/// `8^{6.7}` of digits written a little high, `18` for a `1_{8}` whose `8` sits a little low): the
+/// parser decides a script by thresholds on where a symbol stands, and the reading that pays for it
+/// (the prior's `<sup>` or `<sub>`, the baseline fit of the moved symbols) is never weighed against
+/// the line read flat. Each alternative moves the script's symbols, for layout only, by the height
+/// between their baseline and their base's; the reading is scored on the ink as written, so a raised
+/// `n` read on the line pays for being raised. A reading with a subscript as large as its base pays
+/// `largeSubscriptPenalty`.
 extension MathReadings {
-    /// Whether readings with a superscript read flat are ranked too.
+    /// Whether readings with a large script read flat are ranked too.
     static let flattenScripts = true
-    /// How large a superscript's symbols must be (the digit height their classes imply, against
-    /// their base's) to be read flat: real superscripts are written at 0.5-0.75 of the size, and
-    /// flattening those (subscripts too) broke 30 readings of 2,300 where it fixed 4.
+    /// How large a script's symbols must be (the digit height their classes imply, against their
+    /// base's) to be read flat: real scripts are written at 0.5-0.75 of the size, and flattening
+    /// those too broke 30 readings of 2,300 where it fixed 4.
     static let flatScriptSize = 0.8
 
-    /// One set of layout boxes per superscript of `layout` as large as its base (`largeScripts`):
-    /// the script's symbols moved onto the base's baseline.
+    /// One set of layout boxes per script of `layout` as large as its base (`largeScripts`): the
+    /// script's symbols moved onto the base's baseline. Subscripts too (stop 38): a `q` or `y` the
+    /// classifier reads `9` or `4` stands a descender low and so became a subscript whatever its
+    /// class, and a digit written a little low beside a tall `1` did too (docs/MATH-CHECKS.md, step 23).
     static func flattenedBoxes(_ layout: [LayoutToken], labels: [Character], boxes: [MathBox]) -> [[MathBox]] {
         let H = MathParser.lineHeight(labels.indices.map { MathParser.Item(cls: labels[$0], box: boxes[$0]) })
         func baseline(_ i: Int) -> Double { MathParser.lineMetrics(MathParser.Item(cls: labels[i], box: boxes[i]), H).baseline }
-        return largeScripts(layout, labels: labels, boxes: boxes).filter(\.superscript).map { script in
+        return largeScripts(layout, labels: labels, boxes: boxes).map { script in
             let dy = baseline(script.base) - MathParser.median(sizedSources(script.inside, labels: labels).map(baseline))
             var b = boxes
             for i in sources(script.inside) { b[i].y += dy }
@@ -27,9 +30,11 @@ extension MathReadings {
     }
 
     /// Nats a reading pays per subscript as large as its base (`largeScripts`): a `g` read `9`
-    /// below a `2` makes `2_{9}`, a subscript a writer would have made smaller. Chosen on sets A, B
-    /// and the training writers (1 / 2 nats: A +1 / +1, B 0 / 0, training writers 0 / -1).
-    static let largeSubscriptPenalty = 1.0
+    /// below a `2` makes `2_{9}`, a subscript a writer would have made smaller. 1 nat while such a
+    /// subscript had no flat reading to lose to (stop 33); with one, on sets A, B, C, H, I, T and
+    /// 4,000 training writers' expressions, 1 / 2 / 3 / 4 / 6 nats read 6,735 / 6,737 / 6,741 /
+    /// 6,739 / 6,741 right of 6,800 (6,732 before the flat readings): 3, the plateau's middle.
+    static let largeSubscriptPenalty = 3.0
 
     /// How many subscripts of `layout` are as large as their base (`largeScripts`).
     static func largeSubscripts(_ layout: [LayoutToken], labels: [Character], boxes: [MathBox]) -> Int {

@@ -5,7 +5,7 @@ import Testing
 @testable import Quire
 import QuireTools
 
-/// Superscripts also read on their base's line, subscripts as large as their base counted
+/// Scripts as large as their base also read on their base's line, and subscripts as large paid for
 /// (`MathScriptAlternatives.swift`), and runs a little off a letter's line also read as its scripts
 /// (`MathRaisedScripts.swift`).
 @Suite struct MathScriptAlternativesTests {
@@ -52,6 +52,44 @@ import QuireTools
         let low = [Self.box(0, 0, 10), Self.box(7, 8, 5)]
         let sub = MathParser.layout(nine.indices.map { ParsedSymbolInput(label: nine[$0], box: low[$0]) })
         #expect(sub.count == 2 && MathReadings.largeSubscripts(sub, labels: nine, boxes: low) == 0)
+    }
+
+    @Test func aSubscriptOfItsBaseSizeMovesOntoTheBaseLine() throws {
+        // A tall `1` (bottom at 10), then an `8` 0.81 of its height whose bottom sits 1 lower: the
+        // parser's subscript; read flat it is `18`, and the readings weigh both.
+        let labels: [Character] = ["1", "8"]
+        let boxes = [MathBox(x: 0, y: 0, width: 2, height: 10), MathBox(x: 3, y: 2.9, width: 5, height: 8.1)]
+        let layout = MathParser.layout(labels.indices.map { ParsedSymbolInput(label: labels[$0], box: boxes[$0]) })
+        #expect(layout == [.symbol("1", source: 0), .script(superscript: false, [.symbol("8", source: 1)])])
+        let flat = MathReadings.flattenedBoxes(layout, labels: labels, boxes: boxes)
+        try #require(flat.count == 1)
+        #expect(abs(flat[0][1].maxY - 10) < 1e-9 && flat[0][0] == boxes[0], "\(flat)")
+        let relaid = MathParser.layout(labels.indices.map { ParsedSymbolInput(label: labels[$0], box: flat[0][$0]) })
+        #expect(relaid == [.symbol("1", source: 0), .symbol("8", source: 1)])
+        let line = labels.indices.map { i in
+            MathSymbol(label: String(labels[i]), candidates: [MathSymbolCandidate(label: String(labels[i]), score: -0.1)],
+                       box: boxes[i], strokeIndices: [i])
+        }
+        let r = MathReadings.nBest(symbols: line, ticks: [nil, nil], limit: 5, context: MathContext.standard,
+                                   weight: MathRecognizer.defaultContextWeight, syntaxWeight: MathRecognizer.defaultSyntaxWeight)
+        #expect(r.readings.first?.latex == "18", "\(r.readings.map(\.latex))")
+        #expect(r.readings.map(\.latex).contains("1_{8}"))
+    }
+
+    /// Real ink of training writers (Fixtures/README.md): subscripts the parser made of a digit
+    /// written a little low (`5_{5}`, `1_{64…}`) and of descender letters read as digits (`5_{9}`
+    /// for `5q`), and of an `8c` whose `c` sits low.
+    @Test func subscriptsAsLargeAsTheirBaseAlsoReadFlat() throws {
+        guard let (model, glyph) = try MathFixture.weights() else { Issue.record("no math weights"); return }
+        let r = try MathRecognizer(model: model, glyphNetwork: glyph)
+        let samples = try MathFixture.read("math-flat-subscripts.jsonl")
+        #expect(samples.map(\.latex) == ["55", "164\\div3\\theta=68", "\\sqrt{A\\times\\sqrt{495-5q}}=9c", "8c\\times65"])
+        let scripted = ["5_{5}", "1_{64\\div3\\theta=68}", "\\sqrt{A\\times\\sqrt{495-5_{9}}}=9c", "8_{c\\times65}"]
+        for (s, sub) in zip(samples, scripted) {
+            let e = MathEvaluation.run(s, recognizer: r)
+            #expect(e.latex == s.latex)
+            #expect(e.candidates.contains(sub), "\(e.candidates)")
+        }
     }
 
     @Test func aFaultyReadingIsAlsoReadFlat() {
