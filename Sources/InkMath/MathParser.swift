@@ -22,7 +22,7 @@ public struct ParsedSymbolInput: Sendable, Hashable {
 /// 2. What is left is a baseline, left to right. Every symbol estimates its own baseline and digit
 ///    height H from where its class sits on a line; a symbol well above or below the previous base
 ///    starts a superscript or subscript, which runs on while the next symbols stay on its line.
-///    A '.' half an H above the baseline is a centred dot.
+///    A '.' over a quarter of H above the baseline (the mean of its neighbours') is a centred dot.
 /// 3. Letter runs spelling sin, cos, tan, log, ln, exp (the first letter may be a capital) become
 ///    functions; digit runs numbers.
 public enum MathParser {
@@ -217,7 +217,13 @@ public enum MathParser {
                 }
             }
             if it.symbol == "." {
-                let ref = base.map { lineMetrics($0.item, $0.height).baseline } ?? it.y1
+                // Measured against the line on both sides: a base set a little high (or a
+                // fraction, whose baseline is the bar's) alone made a centred dot a point.
+                var ref = base.map { lineMetrics($0.item, $0.height).baseline } ?? it.y1
+                if let next, sizesLine(next) {
+                    let after = lineMetrics(next, H).baseline
+                    ref = base == nil ? after : (ref + after) / 2
+                }
                 toks.append(.symbol(ref - it.cy > 0.25 * H ? "·" : ".", source: it.source))
             } else {
                 switch it.kind {

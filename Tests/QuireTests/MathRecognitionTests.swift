@@ -67,6 +67,16 @@ enum MathFixture {
         #expect(Self.latex(syms) == "2\\cdot3-4")
     }
 
+    @Test func aCentredDotIsMeasuredAgainstTheLineOnBothSides() {
+        // A `3` set 1.5 mm high, a dot 0.9 mm above its foot, then `26` on the line (digits 5 mm):
+        // against the 3 alone a point (`3.26`, a validation set's reading); against both sides `3\cdot26`.
+        let cdot = [Self.digit("3", 0, top: 4), Self.s(".", 4, 7.9, 0.4, 0.4), Self.digit("2", 5.5, top: 5.5), Self.digit("6", 9, top: 5.5)]
+        #expect(Self.latex(cdot) == "3\\cdot26")
+        // A decimal point at the line's foot stays one, however high the digit before it.
+        let point = [Self.digit("3", 0, top: 4), Self.s(".", 4, 10.1, 0.4, 0.4), Self.digit("5", 5.5, top: 5.5)]
+        #expect(Self.latex(point) == "3.5")
+    }
+
     @Test func aFractionOfFullSizeDigitsIsNoScript() {
         // `7-` then a fraction of 5 mm digits whose bar stands high: the fraction is on the line.
         let big = [Self.digit("7", 0), Self.s("-", 4, 6.9, 2.5, 0.2), Self.s("-", 8, 5.4, 7, 0.2),

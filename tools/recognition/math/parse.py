@@ -7,7 +7,8 @@
    height H from where its class sits on a line (symbols.metrics). A symbol after a base (a digit,
    letter, ')', radical or fraction) whose baseline lies over 0.3 H above the base's is a superscript,
    one lying over 0.15 H below it and smaller is a subscript; the script runs on while the next
-   symbols stay on the script's line. A '.' half an H above the baseline is \\cdot.
+   symbols stay on the script's line. A '.' over a quarter of H above the baseline (its
+   neighbours' mean) is \\cdot.
 3. Letter runs spelling sin cos tan log ln exp become \\sin ... .
 """
 from __future__ import annotations
@@ -163,6 +164,11 @@ def baseline(items: list[Item]) -> str:
                 continue
         if it.kind == "sym" and it.cls == ".":
             bl_ref = line_metrics(base[0], base[1])[0] if base else it.box[3]
+            nxt = items[i + 1] if i + 1 < len(items) else None
+            if nxt is not None and (nxt.kind != "sym" or (nxt.cls not in OPS and nxt.cls not in ".,·()[]{}|")):
+                # the line on both sides: a base set a little high alone made a centred dot a point
+                after = line_metrics(nxt, H)[0]
+                bl_ref = after if base is None else (bl_ref + after) / 2
             toks.append("\\cdot" if bl_ref - it.cy > 0.25 * H else ".")
         else:
             toks.append(latex_item(it, H))
