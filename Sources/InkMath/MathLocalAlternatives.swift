@@ -35,6 +35,7 @@ extension MathRecognizer {
             let owners = Set(g.compactMap { owner[$0] })
             guard owners.count == 2, owners.allSatisfy({ o in scored.groups[o].allSatisfy(g.contains) }) else { continue }
             addGlyph(j)
+            if swallowsScript(j, owners: Array(owners), scored: scored, strokes: strokes) { continue }
             let loss = owners.reduce(0) { $0 + scored.best[$1].score } - scored.best[j].score - groupPenalty
             if loss < Self.alternativeLoss { out.append((chosen.filter { !owners.contains($0) } + [j], loss)) }
         }
@@ -54,5 +55,31 @@ extension MathRecognizer {
         }
         // The cheapest first, so that a line with many pays for a bounded number of readings.
         return out.sorted { $0.loss < $1.loss }.prefix(Self.maxAlternatives).map(\.alt)
+    }
+
+    /// Whether the union `j` of two chosen groups reads as one of them already does while the other
+    /// stands where a script of it would (`standsAsScript`). Such a merge only swallows the script
+    /// (`k^{-6}` read `k^{6}`, `4^{1}` read `4`, `k_{n}` read `k`), yet one symbol fewer costs the
+    /// line less than the script's layout costs the prior, so the whole line's score would take
+    /// it; it is not offered (docs/MATH-CHECKS.md, step 25). Dots are left out: a point drawn as
+    /// two dabs is one `.`.
+    func swallowsScript(_ j: Int, owners: [Int], scored: Scored, strokes: [[SIMD2<Double>]]) -> Bool {
+        guard owners.count == 2, !".,".contains(scored.best[j].label) else { return false }
+        func box(_ k: Int) -> MathBox {
+            let pts = scored.groups[k].flatMap { strokes[$0] }
+            let xs = pts.map(\.x), ys = pts.map(\.y)
+            return MathBox(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+        }
+        return [(owners[0], owners[1]), (owners[1], owners[0])].contains { kept, other in
+            scored.best[kept].label == scored.best[j].label && Self.standsAsScript(box(other), of: box(kept))
+        }
+    }
+
+    /// Whether `other` stands where a script of `base` would: wholly to its right, under 0.8 of its
+    /// height, its centre in the base's top or bottom 0.4.
+    static func standsAsScript(_ other: MathBox, of base: MathBox) -> Bool {
+        let centre = other.y + other.height / 2
+        return other.x > base.maxX && other.height < 0.8 * base.height
+            && (centre < base.y + 0.4 * base.height || centre > base.maxY - 0.4 * base.height)
     }
 }

@@ -31,6 +31,29 @@ import QuireTools
         }
     }
 
+    /// Composed ink of training writers (Fixtures/README.md) whose script the line's score merged
+    /// into its base (read `k^{6}`, `4+6`, `k+8x+3=`): that merge is no longer offered.
+    @Test func aMergeThatOnlySwallowsAScriptIsNotOffered() throws {
+        guard let r = try Self.recognizers() else { Issue.record("no math weights"); return }
+        let url = repositoryRoot.appendingPathComponent("Tests/QuireTests/Fixtures/math-script-merges.jsonl")
+        let samples = try MathSample.read(path: url.path)
+        #expect(samples.map(\.latex) == ["\\sqrt{41}/h_{2}\\times k^{-6}=", "4^{1}+6", "k_{n}+8x+3="])
+        for s in samples {
+            #expect(MathEvaluation.run(s, recognizer: r.on).latex == s.latex)
+        }
+    }
+
+    @Test func aScriptStandsRightOfItsBaseSmallerAndOffItsMiddle() {
+        // A `k` 4 mm high; a minus 1 mm right of its top, a small `n` by its foot: scripts.
+        let k = MathBox(x: 0, y: 0, width: 3, height: 4)
+        #expect(MathRecognizer.standsAsScript(MathBox(x: 4, y: 0.5, width: 1.2, height: 0.1), of: k))
+        #expect(MathRecognizer.standsAsScript(MathBox(x: 3.5, y: 3, width: 1.5, height: 1.6), of: k))
+        // A symbol beside its middle, one as large, and a part reaching into the base are not.
+        #expect(!MathRecognizer.standsAsScript(MathBox(x: 4, y: 1.5, width: 1, height: 1), of: k))
+        #expect(!MathRecognizer.standsAsScript(MathBox(x: 4, y: -1, width: 3, height: 3.5), of: k))
+        #expect(!MathRecognizer.standsAsScript(MathBox(x: 2.5, y: 0, width: 1, height: 1), of: k))
+    }
+
     /// A margin no line can beat keeps the partition's own reading.
     @Test func anUnreachableMarginChangesNothing() throws {
         guard let r = try Self.recognizers(margin: 1e6) else { Issue.record("no math weights"); return }
