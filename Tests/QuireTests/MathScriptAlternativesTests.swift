@@ -223,4 +223,33 @@ import QuireTools
             #expect(MathEvaluation.run(s, recognizer: r).latex == s.latex)
         }
     }
+
+    @Test func aTailWrittenLargerThanItsScriptIsAlsoReadOnTheLine() throws {
+        // `p`, a small `2` raised after it, then `+ 3` near the script's line but the `3` written
+        // larger than the `2`: `p^{2+3}` to the parser.
+        let labels: [Character] = ["p", "2", "+", "3"]
+        var boxes = [MathBox(x: 0, y: 4, width: 4, height: 9), MathBox(x: 5, y: -2, width: 3, height: 5),
+                     MathBox(x: 9, y: -1, width: 3, height: 3), MathBox(x: 13, y: -3, width: 4, height: 7)]
+        func layout(_ b: [MathBox]) -> [LayoutToken] { MathParser.layout(labels.indices.map { ParsedSymbolInput(label: labels[$0], box: b[$0]) }) }
+        try #require(MathTreeBuilder.node(layout(boxes)).latex == "p^{2+3}")
+        let tails = MathReadings.tailBoxes(layout(boxes), labels: labels, boxes: boxes)
+        try #require(tails.count == 1)
+        #expect(MathTreeBuilder.node(layout(tails[0])).latex == "p^{2}+3")
+        // The `3` as small as the `2`: an exponent `2+3`, left whole.
+        boxes[3] = MathBox(x: 13, y: -2, width: 3, height: 5)
+        try #require(MathTreeBuilder.node(layout(boxes)).latex == "p^{2+3}")
+        #expect(MathReadings.tailBoxes(layout(boxes), labels: labels, boxes: boxes).isEmpty)
+    }
+
+    /// Real ink of training writers (Fixtures/README.md): a subscript and an exponent the parser let
+    /// run on over the rest of the line, written at the line's size (`a_{c+5T}`, `a^{5G/x\div332}=`).
+    @Test func tailsWrittenAtTheLinesSizeReadOnTheLine() throws {
+        guard let (model, glyph) = try MathFixture.weights() else { Issue.record("no math weights"); return }
+        let r = try MathRecognizer(model: model, glyphNetwork: glyph)
+        let samples = try MathFixture.read("math-large-tails.jsonl")
+        #expect(samples.map(\.latex) == ["a_{c}+5T", "a^{5G/x}\\div332="])
+        for s in samples {
+            #expect(MathEvaluation.run(s, recognizer: r).latex == s.latex)
+        }
+    }
 }
