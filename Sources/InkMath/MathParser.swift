@@ -243,7 +243,11 @@ public enum MathParser {
         if let c = it.symbol {
             if ".,".contains(c) {
                 guard let next else { return false }
-                return abs(it.y1 - sbl) < abs(it.y1 - bl) && inScript(next, rel, bl, bh, sbl, sH, nil)
+                // A comma's head sits on the line and its tail hangs below (a writer's comma as
+                // deep as the script is high ended `n^{4,5}` at the comma): judged by the baseline
+                // its head implies at the script's size, a point by its foot.
+                let foot = lineMetrics(it, sH).baseline
+                return abs(foot - sbl) < abs(foot - bl) && inScript(next, rel, bl, bh, sbl, sH, nil)
             }
             if MathSymbols.closers.contains(c) { return false }
             if MathSymbols.operators.contains(c) {

@@ -77,6 +77,18 @@ enum MathFixture {
         #expect(Self.latex(point) == "3.5")
     }
 
+    @Test func aDeepCommaInAScriptKeepsTheScript() {
+        // A validation writer's `n^{4,5}`: the comma's tail hangs nearer the `n`'s line than the
+        // script's, its head sits on the script's line (read `n^{4}-5` while its foot decided).
+        let syms = [Self.s("n", 0, 2.85, 4.4, 4), Self.s("4", 5.2, 0, 3.2, 4.7), Self.s(",", 7.9, 4.3, 1.9, 1.6),
+                    Self.s("5", 10.3, 0, 4, 4.9), Self.s("=", 16, 4, 3.4, 2), Self.digit("6", 21, top: 1.6, height: 6.6)]
+        #expect(Self.latex(syms) == "n^{4,5}=6")
+        // A comma whose head is down on the letter's line ends the script.
+        let low = [Self.s("n", 0, 2.85, 4.4, 4), Self.s("4", 5.2, 0, 3.2, 4.7), Self.s(",", 7.9, 6.2, 1.2, 1.4),
+                   Self.s("5", 10.3, 2.9, 3, 4), Self.s("=", 16, 4, 3.4, 2), Self.digit("6", 21, top: 1.6, height: 6.6)]
+        #expect(Self.latex(low) == "n^{4},5=6")
+    }
+
     @Test func aFractionOfFullSizeDigitsIsNoScript() {
         // `7-` then a fraction of 5 mm digits whose bar stands high: the fraction is on the line.
         let big = [Self.digit("7", 0), Self.s("-", 4, 6.9, 2.5, 0.2), Self.s("-", 8, 5.4, 7, 0.2),

@@ -180,7 +180,8 @@ def baseline(items: list[Item]) -> str:
 def in_script(it, rel, bl, bh, sbl, sH, nxt) -> bool:
     """Does it continue a script whose line is (sbl, sH) over a base line (bl, bh)?"""
     if it.kind == "sym" and it.cls in ".,":
-        return abs(it.box[3] - sbl) < abs(it.box[3] - bl) and nxt is not None and \
+        foot, _ = line_metrics(it, sH)  # a comma by its head's baseline, a point by its foot
+        return abs(foot - sbl) < abs(foot - bl) and nxt is not None and \
             in_script(nxt, rel, bl, bh, sbl, sH, None)
     if it.kind == "sym" and it.cls in ")]}":
         return False  # a closing bracket ends the script unless the script opened it (see caller)
