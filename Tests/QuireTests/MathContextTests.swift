@@ -103,6 +103,32 @@ import QuireTools
         #expect(checked[1].candidates.map(\.label) == [",", "/"] && checked[1].candidates[1].score == -0.2 - MathReadings.sizePenalty)
     }
 
+    @Test func aCommaHangsBelowTheLineAPointSitsOnIt() {
+        // Digits 5 mm high on a baseline at y = 10 (drifting 0.5 mm down the line): a 1.5 mm tick
+        // the classifier calls `,` by 1.5 nats whose foot is on its neighbours' line is a point; a
+        // mark it calls `.` that hangs 1.2 mm below is a comma; a comma that hangs stays one.
+        let digit = { (x: Double, dy: Double) in Self.symbol([("6", -0.1)], x, 5 + dy, 3, 5) }
+        let tick = [digit(0, 0), Self.symbol([(",", -0.2), (".", -1.7)], 3.5, 8.6, 0.6, 1.5), digit(5, 0.1)]
+        let checked = MathReadings.sizeChecked(tick)
+        #expect(checked.map(\.label) == ["6", ".", "6"])
+        #expect(checked[1].candidates[1].score == -0.2 - MathReadings.commaFootPenalty)
+        let hanging = [digit(10, 0.3), Self.symbol([(".", -0.2), (",", -1.7)], 13.5, 9.8, 0.6, 1.6), digit(15, 0.4)]
+        #expect(MathReadings.sizeChecked(hanging).map(\.label) == ["6", ",", "6"])
+        let comma = [digit(20, 0.5), Self.symbol([(",", -0.2), (".", -1.7)], 23.5, 9.9, 0.6, 1.5), digit(25, 0.5)]
+        #expect(MathReadings.sizeChecked(comma).map(\.label) == ["6", ",", "6"])
+    }
+
+    /// Real ink of training writers (Fixtures/README.md): points drawn as short ticks the classifier
+    /// calls commas (`6,7`, `6,2`), and a comma it calls a point (`245.5`).
+    @Test func commasAndPointsOfTrainingWritersReadByTheirFoot() throws {
+        guard let shared = MathFixture.recognizer else { Issue.record("no math weights"); return }
+        let samples = try MathFixture.read("math-comma-foot.jsonl")
+        #expect(samples.map(\.latex) == ["6.7<6u", "6.2-7\\beta=", "5\\div245,5/95="])
+        for s in samples {
+            #expect(MathEvaluation.run(s, recognizer: shared).latex == s.latex)
+        }
+    }
+
     @Test func aShortSlashBetweenDigitsIsAOne() {
         // Digits 5 mm high: a 4.2 mm stroke the classifier calls `/` by 1.3 nats over `1` is a `1`
         // between two digits; a 6 mm one stays a `/`, and so does a short one after a letter.
