@@ -121,9 +121,9 @@ enum MathReadings {
     /// Nats a `,` pays whose foot is above `commaFoot` and a `.` whose foot is below it, where the
     /// other is among its five best. Sets A / B / C / H / I / T 800 / T 4,000 right: 452 / 456 / 458
     /// / 446 / 457 / 744 / 3,744 without; 453 / 456 / 458 / 446 / 457 / 745 / 3,752 at 2; 453 / 456
-    /// / 458 / 445 / 457 / 745 / 3,754 at 3 and at 4 (H: a close `8`/`g` in a script turned); 8 at
-    /// 0.11: A 452, B 454, I 455 (a comma read `)`). Measured against the row's median baseline
-    /// instead of the nearest neighbours, 4 at 0.11 broke four validation commas.
+    /// / 458 / 445 / 457 / 745 / 3,754 at 3 and at 4 (H: a close `8`/`g` in a script turned); at 8
+    /// A 452, I 456, the 4,000 3,752 (`6,3` read `6)^{3}`). Measured against the row's median
+    /// baseline instead of the nearest neighbours, 4 nats broke four validation commas.
     static let commaFootPenalty = 3.0
 
     /// How far (digit heights `H`) symbol `i`'s foot lies below the mean baseline of the nearest
