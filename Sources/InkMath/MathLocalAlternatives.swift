@@ -65,11 +65,7 @@ extension MathRecognizer {
     /// two dabs is one `.`.
     func swallowsScript(_ j: Int, owners: [Int], scored: Scored, strokes: [[SIMD2<Double>]]) -> Bool {
         guard owners.count == 2, !".,".contains(scored.best[j].label) else { return false }
-        func box(_ k: Int) -> MathBox {
-            let pts = scored.groups[k].flatMap { strokes[$0] }
-            let xs = pts.map(\.x), ys = pts.map(\.y)
-            return MathBox(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
-        }
+        func box(_ k: Int) -> MathBox { MathBox(enclosing: scored.groups[k].flatMap { strokes[$0] }) }
         return [(owners[0], owners[1]), (owners[1], owners[0])].contains { kept, other in
             scored.best[kept].label == scored.best[j].label && Self.standsAsScript(box(other), of: box(kept))
         }

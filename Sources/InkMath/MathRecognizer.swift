@@ -279,9 +279,7 @@ public final class MathRecognizer: Sendable {
         var ticks: [Double?] = []
         for k in chosen {
             let g = scored.groups[k]
-            let pts = g.flatMap { strokes[$0] }
-            let xs = pts.map(\.x), ys = pts.map(\.y)
-            let box = MathBox(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+            let box = MathBox(enclosing: g.flatMap { strokes[$0] })
             let ids = strokeIds.map { ids in g.compactMap { ids.indices.contains(index[$0]) ? ids[index[$0]] : nil } } ?? []
             let symbol = MathSymbol(label: String(scored.best[k].label), candidates: scored.candidates[k], box: box,
                                     strokeIndices: g.map { index[$0] }, strokeIds: ids)

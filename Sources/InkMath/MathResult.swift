@@ -17,6 +17,15 @@ public struct MathBox: Sendable, Hashable, Codable {
     }
 }
 
+extension MathBox {
+    /// The smallest box holding `points` (an empty box at the origin for none).
+    init(enclosing points: [SIMD2<Double>]) {
+        guard let first = points.first else { self.init(x: 0, y: 0, width: 0, height: 0); return }
+        let (lo, hi) = points.reduce((first, first)) { (pointwiseMin($0.0, $1), pointwiseMax($0.1, $1)) }
+        self.init(x: lo.x, y: lo.y, width: hi.x - lo.x, height: hi.y - lo.y)
+    }
+}
+
 /// One class the classifier considered for a symbol, with its log-probability.
 public struct MathSymbolCandidate: Sendable, Hashable, Codable {
     /// The class: a digit, letter, operator or symbol ("-" is also the fraction bar, "." also the centred dot).
