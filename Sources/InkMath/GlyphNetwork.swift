@@ -15,8 +15,8 @@ public final class GlyphNetwork: Sendable {
     public let image: GlyphImage
     public let trainingStep: Int
     public let parameterCount: Int
-    /// A 3x3 convolution as a product of its weights (output x input * 9, taps in the order
-    /// (channel, row, column)) with each pixel's patch.
+    /// A 3x3 convolution as a product of its weights (output x 9 * input, taps in the order
+    /// (row, column, channel)) with each pixel's patch.
     let convs: [PackedLinear]
     let fc: PackedLinear
     let out: PackedLinear
@@ -49,7 +49,7 @@ public final class GlyphNetwork: Sendable {
         for (i, w) in widths.enumerated() {
             let weight = try file.tensor("conv\(i).weight", [w, input, 3, 3]), bias = try file.tensor("conv\(i).bias", [w])
             tensors += [weight, bias]
-            convs.append(PackedLinear(weight: weight, bias: bias, rows: w, cols: input * 9))
+            convs.append(PackedLinear(weight: Self.tapsChannelLast(weight, outputs: w, inputs: input), bias: bias, rows: w, cols: input * 9))
             input = w
         }
         let side = grid >> widths.count
@@ -104,6 +104,18 @@ public final class GlyphNetwork: Sendable {
         return z.map { $0 - lse }
     }
 
+    /// PyTorch's (output, channel, row, column) weights reordered to (output, row, column,
+    /// channel), so that a pixel's patch in a channels-last image is nine contiguous copies.
+    static func tapsChannelLast(_ w: [Float], outputs: Int, inputs: Int) -> [Float] {
+        var r = [Float](repeating: 0, count: w.count)
+        for o in 0 ..< outputs {
+            for c in 0 ..< inputs {
+                for t in 0 ..< 9 { r[(o * 9 + t) * inputs + c] = w[(o * inputs + c) * 9 + t] }
+            }
+        }
+        return r
+    }
+
     /// 3x3 convolution (zero padding), ReLU and 2x2 max pooling of a channels-last image; the
     /// convolution is one product of every pixel's patch with the weights.
     static func convReluPool(_ x: [Float], _ conv: PackedLinear, side n: Int, depth: Int) -> [Float] {
@@ -111,6 +123,7 @@ public final class GlyphNetwork: Sendable {
         var patches = [Float](repeating: 0, count: area * k)
         x.withUnsafeBufferPointer { src in
             patches.withUnsafeMutableBufferPointer { dst in
+                let from = src.baseAddress!, to = dst.baseAddress!
                 for y in 0 ..< n {
                     for xx in 0 ..< n {
                         let row = (y * n + xx) * k
@@ -120,9 +133,7 @@ public final class GlyphNetwork: Sendable {
                             for kx in 0 ..< 3 {
                                 let sx = xx + kx - 1
                                 guard sx >= 0, sx < n else { continue }
-                                // Tap order (channel, row, column), as PyTorch stores the weights.
-                                let s = (sy * n + sx) * depth, t = row + ky * 3 + kx
-                                for c in 0 ..< depth { dst[t + c * 9] = src[s + c] }
+                                (to + row + (ky * 3 + kx) * depth).update(from: from + (sy * n + sx) * depth, count: depth)
                             }
                         }
                     }

@@ -20,7 +20,7 @@ extension MathRecognizer {
         var doubt: [Int: Double] = [:]
         func read(_ k: Int) {
             guard summed[k] == nil, let cs = scored.scores[k],
-                  let (c, lp) = withGlyph(cs, ink: scored.groups[k].map { strokes[$0] }) else { return }
+                  let (c, lp) = withGlyph(cs, group: scored.groups[k], scored: &scored, strokes: strokes) else { return }
             summed[k] = rank(c)
             if let junk { doubt[k] = exp(Double(lp[junk])) }
         }
@@ -51,11 +51,23 @@ extension MathRecognizer {
     }
 
     /// `cs` (class scores, index 0 the CTC blank) with the glyph network's log-probabilities of the
-    /// ink added at `glyphWeight`, and those log-probabilities; nil without the network or an image.
-    func withGlyph(_ cs: [Double], ink: [[SIMD2<Double>]]) -> (scores: [Double], glyph: [Float])? {
-        guard let glyphNetwork, glyphWeight > 0, let lp = glyphNetwork.logProbabilities(strokes: ink) else { return nil }
+    /// group's ink added at `glyphWeight`, and those log-probabilities; nil without the network or
+    /// an image. The network reads each group once per line (`Scored.glyph`): the partition
+    /// alternatives' rounds, the dot letters and the loose pairs ask again for many of the same.
+    func withGlyph(_ cs: [Double], group: [Int], scored: inout Scored, strokes: [[SIMD2<Double>]]) -> (scores: [Double], glyph: [Float])? {
+        guard glyphWeight > 0, let lp = glyphReading(group, scored: &scored, strokes: strokes) else { return nil }
         var c = cs
         for i in lp.indices { c[i + 1] += glyphWeight * Double(lp[i]) }
         return (c, lp)
+    }
+
+    /// The glyph network's log-probabilities of a group's ink (nil without the network or an
+    /// image), read once per line (`Scored.glyph`).
+    func glyphReading(_ group: [Int], scored: inout Scored, strokes: [[SIMD2<Double>]]) -> [Float]? {
+        guard let glyphNetwork else { return nil }
+        if let known = scored.glyph[group] { return known }
+        let read = glyphNetwork.logProbabilities(strokes: group.map { strokes[$0] })
+        scored.glyph.updateValue(read, forKey: group)
+        return read
     }
 }

@@ -33,7 +33,7 @@ extension MathRecognizer {
         for (p, cs) in zip(pairs, classScores(of: groups, strokes: strokes)) {
             guard let seq = cs else { continue }
             let g = [scored.groups[p.dot][0], scored.groups[p.stem][0]].sorted()
-            let r = rank(withGlyph(seq, ink: g.map { strokes[$0] })?.scores ?? seq)
+            let r = rank(withGlyph(seq, group: g, scored: &scored, strokes: strokes)?.scores ?? seq)
             guard r.candidates.prefix(5).contains(where: { $0.label == "i" || $0.label == "j" }) else { continue }
             // `scores` keeps the sequence network's alone, as for every hypothesis, so that the
             // partition alternatives add the glyph network's once.

@@ -24,7 +24,7 @@ extension MathRecognizer {
         var summed = Set(chosen)
         func addGlyph(_ k: Int) {
             guard summed.insert(k).inserted, let seq = scored.scores[k] else { return }
-            let r = rank(withGlyph(seq, ink: scored.groups[k].map { strokes[$0] })?.scores ?? seq)
+            let r = rank(withGlyph(seq, group: scored.groups[k], scored: &scored, strokes: strokes)?.scores ?? seq)
             scored.best[k] = (r.label, r.score)
             scored.candidates[k] = r.candidates
         }

@@ -36,7 +36,7 @@ extension MathRecognizer {
         guard !pairs.isEmpty else { return }
         for (p, cs) in zip(pairs, classScores(of: pairs.map(\.group), strokes: strokes)) {
             guard let seq = cs else { continue }
-            let r = rank(withGlyph(seq, ink: p.group.map { strokes[$0] })?.scores ?? seq)
+            let r = rank(withGlyph(seq, group: p.group, scored: &scored, strokes: strokes)?.scores ?? seq)
             if p.parts.contains(where: { scored.best[$0].label == r.label }) { continue }
             // `scores` keeps the sequence network's alone, as for every hypothesis, so that the
             // partition alternatives add the glyph network's once.

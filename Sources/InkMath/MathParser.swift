@@ -100,10 +100,12 @@ public enum MathParser {
         }
     }
 
+    static let unsized = Set(".,·()[]{}|")
+
     /// Whether an item's own size tells the line's digit height (not operators, dots, brackets).
     static func sizesLine(_ it: Item) -> Bool {
         guard let c = it.symbol else { return true }
-        return !MathSymbols.operators.contains(c) && !".,·()[]{}|".contains(c)
+        return !MathSymbols.operators.contains(c) && !unsized.contains(c)
     }
 
     static func lineHeight(_ items: [Item]) -> Double {

@@ -317,6 +317,8 @@ public final class MathRecognizer: Sendable {
         var candidates: [[MathSymbolCandidate]]
         /// Every class's score (index 0 the CTC blank); nil for a stroke the network could not read.
         var scores: [[Double]?]
+        /// The glyph network's log-probabilities of each group it has read (nil: no image), by strokes.
+        var glyph: [[Int]: [Float]?] = [:]
 
         mutating func append(_ group: [Int], _ cs: [Double], _ r: (label: Character, score: Double, candidates: [MathSymbolCandidate])) {
             groups.append(group)

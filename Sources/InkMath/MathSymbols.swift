@@ -33,7 +33,19 @@ public enum MathSymbols {
         case centred(Double)
     }
 
+    /// Every class's placement, looked up rather than worked out: the parser asks for it many
+    /// times per reading, and each reading of a line's alternatives asks again.
     static func placement(_ c: Character) -> Placement? {
+        if let known = placements[c] { return known }
+        return placementByRule(c)
+    }
+
+    static let placements: [Character: Placement?] = {
+        let classes = (32 ... 126).map { Character(UnicodeScalar(UInt8($0))) } + Array("×÷±πθαβ≤≥≠√·∅")
+        return Dictionary(uniqueKeysWithValues: classes.map { ($0, placementByRule($0)) })
+    }()
+
+    static func placementByRule(_ c: Character) -> Placement? {
         if digits.contains(c) || (c.isASCII && c.isUppercase) || "!?%θ".contains(c) || ascenders.contains(c) {
             return .box(top: -1, bottom: 0)
         }
