@@ -12,6 +12,10 @@ import Foundation
 /// that the partition alternatives (`MathLocalAlternatives.swift`) weigh: a merge is kept only where
 /// the whole line reads better by their margin, the neighbours' context included.
 extension MathRecognizer {
+    /// The glyph network's log-probability of "not one symbol" above which a loose pair is not read:
+    /// log 0.99.
+    static let loosePairDoubt = log(0.99)
+
     /// Scores the union of each pair of chosen groups of at most two strokes that
     /// `MathSegmenter.loosePair` allows and that is no hypothesis yet, and appends it to `scored`;
     /// not where the union's best class is one of the two parts' own (a `4` swallowing the decimal
@@ -31,6 +35,15 @@ extension MathRecognizer {
             for b in small.dropFirst(i + 1) {
                 let g = (scored.groups[a] + scored.groups[b]).sorted()
                 if !have.contains(g), MathSegmenter.loosePair(box(a), box(b), ref) { pairs.append(([a, b], g)) }
+            }
+        }
+        // Most pairs are two neighbouring symbols, which the glyph network (trained on groups that
+        // span several) is sure are not one: those are not read by the sequence network, the
+        // costlier of the two (training writers' 4,000: 82% of pairs, and none of the 63 unions
+        // the line kept but a `1%` read `y`; docs/MATH-CHECKS.md, step 29).
+        if glyphWeight > 0, let junk = glyphNetwork?.charset.firstIndex(of: MathSymbols.junk) {
+            pairs = pairs.filter { p in
+                glyphReading(p.group, scored: &scored, strokes: strokes).map { Double($0[junk]) < Self.loosePairDoubt } ?? true
             }
         }
         guard !pairs.isEmpty else { return }

@@ -56,4 +56,49 @@ import QuireTools
         #expect(s.latex == "\\alpha^{-5.7}")
         #expect(r.on.recognize(strokes: s.strokes).expressions.map(\.latex) == [s.latex])
     }
+
+    /// The glyph network screens the loose pairs before the sequence network reads them: a pair it
+    /// is sure spans two symbols (the next digit, a neighbour over the line) is never appended,
+    /// while the `!`, `4`, `=` and `%` written apart still are.
+    @Test func pairsTheGlyphNetworkCallsTwoSymbolsAreNotRead() throws {
+        guard let r = try Self.recognizers()?.on else { Issue.record("no math weights"); return }
+        let junk = try #require(r.glyphNetwork?.charset.firstIndex(of: MathSymbols.junk))
+        var screened = 0
+        for (s, label) in zip(try MathSample.read(path: Self.url.path).prefix(4), ["!", "4", "=", "%"]) {
+            var scored = r.scoreHypotheses(s.strokes)
+            let first = MathSegmenter.bestPartition(strokeCount: s.strokes.count, groups: scored.groups,
+                                                    scores: scored.best.map(\.score), penalty: r.groupPenalty)
+            let chosen = r.glyphRescored(&scored, chosen: first, strokes: s.strokes)
+            let before = scored.groups.count, read = Set(scored.glyph.keys)
+            r.looseUnions(&scored, chosen: chosen, strokes: s.strokes)
+            let appended = scored.groups[before...]
+            for g in appended {
+                let lp = try #require(scored.glyph[g] ?? nil)
+                #expect(Double(lp[junk]) < MathRecognizer.loosePairDoubt, "\(s.latex): \(g) appended though the glyph network doubts it")
+            }
+            let doubted = scored.glyph.filter { !read.contains($0.key) && ($0.value.map { Double($0[junk]) >= MathRecognizer.loosePairDoubt } ?? false) }
+            screened += doubted.count
+            let truth = try #require(s.symbols.first { $0.label == label }).strokes.sorted()
+            #expect(appended.contains(truth), "\(s.latex): the \(label) written apart is no longer offered")
+        }
+        #expect(screened > 0, "no pair was screened: the samples no longer test the screen")
+    }
+
+    /// The glyph network reads each group once per line: a reading already made is what the
+    /// scores gain, not a new one.
+    @Test func theGlyphNetworkReadsAGroupOncePerLine() throws {
+        guard let r = try Self.recognizers()?.on else { Issue.record("no math weights"); return }
+        let s = try #require(MathSample.read(path: Self.url.path).first)
+        var scored = r.scoreHypotheses(s.strokes)
+        let k = try #require(scored.groups.indices.first { scored.scores[$0] != nil })
+        let seq = try #require(scored.scores[k])
+        let fresh = try #require(r.withGlyph(seq, group: scored.groups[k], scored: &scored, strokes: s.strokes))
+        #expect(scored.glyph[scored.groups[k]] ?? nil == fresh.glyph)
+        // A planted reading is used as it stands.
+        let planted = [Float](repeating: -1, count: fresh.glyph.count)
+        scored.glyph[scored.groups[k]] = planted
+        let again = try #require(r.withGlyph(seq, group: scored.groups[k], scored: &scored, strokes: s.strokes))
+        #expect(again.glyph == planted)
+        #expect(again.scores[1] == seq[1] - r.glyphWeight)
+    }
 }
