@@ -85,6 +85,11 @@ public final class MathRecognizer: Sendable {
     public let loosePairs: Bool
     /// The default `loosePairs`.
     public static let defaultLoosePairs = true
+    /// Whether hypotheses of several strokes the glyph network is sure are not one symbol are left
+    /// unread by the sequence network (`screened`; a speed step).
+    public let glyphScreen: Bool
+    /// The default `glyphScreen`.
+    public static let defaultGlyphScreen = true
     /// How much better (nats) the whole line must read for a merge or split to be kept.
     public let alternativeMargin: Double
     /// How far below `alternativeMargin` an alternative's quick reading (no swaps) may fall and
@@ -133,7 +138,7 @@ public final class MathRecognizer: Sendable {
                 glyphRepartition: Bool = defaultGlyphRepartition,
                 glyphSplitDoubt: Double = defaultGlyphSplitDoubt, dotLetters: Bool = defaultDotLetters,
                 localAlternatives: Bool = defaultLocalAlternatives, loosePairs: Bool = defaultLoosePairs,
-                alternativeMargin: Double = defaultAlternativeMargin,
+                glyphScreen: Bool = defaultGlyphScreen, alternativeMargin: Double = defaultAlternativeMargin,
                 syntaxWeight: Double = defaultSyntaxWeight, strokeShapes: Bool = defaultStrokeShapes,
                 crossingPenalty: Double = defaultCrossingPenalty,
                 partitionCrossingBonus: Double = defaultPartitionCrossingBonus) throws {
@@ -157,6 +162,7 @@ public final class MathRecognizer: Sendable {
         self.dotLetters = dotLetters
         self.localAlternatives = localAlternatives
         self.loosePairs = loosePairs
+        self.glyphScreen = glyphScreen
         self.strokeShapes = strokeShapes
         self.crossingPenalty = crossingPenalty.isFinite ? max(0, crossingPenalty) : 0
         self.partitionCrossingBonus = partitionCrossingBonus.isFinite ? max(0, partitionCrossingBonus) : 0
@@ -345,10 +351,10 @@ public final class MathRecognizer: Sendable {
     /// written and under every variant, by each network, all in one batch per network; the class
     /// scores of its readings are combined (`combination`).
     func scoreHypotheses(_ strokes: [[SIMD2<Double>]]) -> Scored {
-        let hyps = MathSegmenter.hypotheses(strokes, prune: pruneHypotheses)
+        var s = Scored(groups: [], best: [], candidates: [], scores: [])
+        let hyps = screened(MathSegmenter.hypotheses(strokes, prune: pruneHypotheses), scored: &s, strokes: strokes)
         let all = classScores(of: hyps, strokes: strokes)
         // Hypothesis order, as the partition's tie-breaking expects.
-        var s = Scored(groups: [], best: [], candidates: [], scores: [])
         var have = Set<Int>()
         for (k, cs) in all.enumerated() {
             guard let cs else { continue }

@@ -39,6 +39,8 @@ struct MathFlags: ParsableArguments {
     var noLocalAlternatives = false
     @Flag(name: .customLong("no-math-loose-pairs"), help: "Never offer the partition alternatives two chosen groups a little too far apart to be one hypothesis.")
     var noLoosePairs = false
+    @Flag(name: .customLong("no-math-glyph-screen"), help: "Let the sequence network read every stroke group, also those the glyph image network is sure are not one symbol (slower).")
+    var noGlyphScreen = false
     @Option(name: .customLong("math-alternative-margin"), help: "How much better (nats) a line must read for a merge or split to be kept (default \(MathRecognizer.defaultAlternativeMargin)).")
     var alternativeMargin: Double = MathRecognizer.defaultAlternativeMargin
     @Option(name: .customLong("math-syntax-weight"), help: "Nats a reading pays per fault no written calculation has (an operator ending a line, a bracket never closed; 0: off; default \(MathRecognizer.defaultSyntaxWeight)).")
@@ -105,6 +107,7 @@ struct MathFlags: ParsableArguments {
                                       glyphNetwork: glyph, glyphWeight: glyphWeight, glyphJunkWeight: glyphJunkWeight,
                                       glyphRepartition: !noGlyphRepartition, glyphSplitDoubt: glyphSplitDoubt,
                                       dotLetters: !noDotLetters, localAlternatives: !noLocalAlternatives, loosePairs: !noLoosePairs,
+                                      glyphScreen: !noGlyphScreen,
                                       alternativeMargin: alternativeMargin, syntaxWeight: syntaxWeight,
                                       strokeShapes: !noStrokeShape, crossingPenalty: crossingPenalty,
                                       partitionCrossingBonus: partitionCrossingBonus)
