@@ -13,10 +13,12 @@ import QuireTools
 
     static func recognizers() throws -> (on: MathRecognizer, off: MathRecognizer, unsure: MathRecognizer)? {
         guard let (model, found) = try MathFixture.weights(), let glyph = found else { return nil }
-        // The later steps that may also mend a merge are off, so this one is seen alone.
-        return (try MathRecognizer(model: model, glyphNetwork: glyph, localAlternatives: false),
-                try MathRecognizer(model: model, glyphNetwork: glyph, glyphRepartition: false, localAlternatives: false),
-                try MathRecognizer(model: model, glyphNetwork: glyph, glyphSplitDoubt: 1, localAlternatives: false))
+        // The later steps that may also mend a merge are off, and so is the screen that keeps the
+        // merged group from the partition in the first place (`MathHypothesisScreen.swift`), so
+        // this one is seen alone.
+        return (try MathRecognizer(model: model, glyphNetwork: glyph, localAlternatives: false, glyphScreen: false),
+                try MathRecognizer(model: model, glyphNetwork: glyph, glyphRepartition: false, localAlternatives: false, glyphScreen: false),
+                try MathRecognizer(model: model, glyphNetwork: glyph, glyphSplitDoubt: 1, localAlternatives: false, glyphScreen: false))
     }
 
     @Test func aMergedDecimalPointOrMinusIsTakenApart() throws {
