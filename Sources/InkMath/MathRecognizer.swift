@@ -346,8 +346,9 @@ public final class MathRecognizer: Sendable {
                 ranked.prefix(Self.candidateCount).map { MathSymbolCandidate(label: String(model.charset[$0 - 1]), score: max(cs[$0], -1e9)) })
     }
 
-    /// Every hypothesis with its best symbol class and the runners-up; strokes the network could not
-    /// read (too long, no points) keep a singleton at a very low score. Each hypothesis is read as
+    /// Every hypothesis but those the glyph network screens out (`screened`) with its best symbol
+    /// class and the runners-up; strokes the network could not read (too long, no points) keep a
+    /// singleton at a very low score. Each hypothesis is read as
     /// written and under every variant, by each network, all in one batch per network; the class
     /// scores of its readings are combined (`combination`).
     func scoreHypotheses(_ strokes: [[SIMD2<Double>]]) -> Scored {
