@@ -142,6 +142,37 @@ import QuireTools
         #expect(MathReadings.sizeChecked(afterLetter).map(\.label) == ["a", "/", "7"])
     }
 
+    @Test func aDigitThatHangsBelowTheLineIsADescenderLetter() {
+        // Digits 5 mm high on a baseline at y = 10. A glyph the classifier calls `9` by 1.7 nats
+        // over `g` whose foot hangs 1.3 mm below the line is the `g`; one on the line stays a `9`.
+        let digit = { (x: Double) in Self.symbol([("2", -0.1)], x, 5, 3, 5) }
+        let low = [digit(0), Self.symbol([("9", -0.3), ("g", -2.0)], 4, 6, 3, 5.3), digit(8)]
+        let checked = MathReadings.sizeChecked(low)
+        #expect(checked.map(\.label) == ["2", "g", "2"])
+        #expect(checked[1].candidates[1].score == -0.3 - MathReadings.descenderFootPenalty)
+        let onLine = [digit(0), Self.symbol([("9", -0.3), ("g", -2.0)], 4, 5, 3, 5), digit(8)]
+        #expect(MathReadings.sizeChecked(onLine).map(\.label) == ["2", "9", "2"])
+        // The other way: a `q` (by 1.7 nats over `9`) standing on the line is the `9`, one that
+        // hangs stays a `q`; a capital `Y` that hangs is a `y`.
+        let standing = [digit(0), Self.symbol([("q", -0.3), ("9", -2.0)], 4, 5.1, 3, 4.9), digit(8)]
+        #expect(MathReadings.sizeChecked(standing).map(\.label) == ["2", "9", "2"])
+        let hanging = [digit(0), Self.symbol([("q", -0.3), ("9", -2.0)], 4, 6.9, 3, 4.8), digit(8)]
+        #expect(MathReadings.sizeChecked(hanging).map(\.label) == ["2", "q", "2"])
+        let capital = [digit(0), Self.symbol([("Y", -0.3), ("y", -2.0)], 4, 6, 3, 5.3), digit(8)]
+        #expect(MathReadings.sizeChecked(capital).map(\.label) == ["2", "y", "2"])
+    }
+
+    /// Real ink of training writers (Fixtures/README.md) whose `q` and `y` the classifier read as
+    /// `9` and `Y`, though they hang below the line (`77+85=99`, `(8Y-...`, `6p-9^{5}/\beta`).
+    @Test func descenderLettersOfTrainingWritersReadByTheirFoot() throws {
+        guard let shared = MathFixture.recognizer else { Issue.record("no math weights"); return }
+        let samples = try MathFixture.read("math-descender-foot.jsonl")
+        #expect(samples.map(\.latex) == ["77+85=9q", "(8y-\\sqrt{c+4k}+t)\\leq9\\beta", "6p-g^{5}/\\beta"])
+        for s in samples {
+            #expect(MathEvaluation.run(s, recognizer: shared).latex == s.latex)
+        }
+    }
+
     @Test func aDescenderLetterWhoseTopIsACapitalsIsTheCapital() {
         // Digits 5 mm high on a baseline at y = 10: a `y` (by 1.7 nats) whose top is 4.8 mm above
         // the line is a `Y` that hangs a little low; one whose top is at the x-height stays a `y`.
