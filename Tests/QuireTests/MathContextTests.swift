@@ -162,8 +162,8 @@ import QuireTools
         #expect(MathReadings.sizeChecked(capital).map(\.label) == ["2", "y", "2"])
     }
 
-    /// Real ink of training writers (Fixtures/README.md) whose `q` and `y` the classifier read as
-    /// `9` and `Y`, though they hang below the line (`77+85=99`, `(8Y-...`, `6p-9^{5}/\beta`).
+    /// Real ink of training writers (Fixtures/README.md) whose `q`, `y` and `g` the classifier read
+    /// as `9`, `Y` and `9`, though they hang below the line (`77+85=99`, `(8Y-...`, `6p-9^{5}/\beta`).
     @Test func descenderLettersOfTrainingWritersReadByTheirFoot() throws {
         guard let shared = MathFixture.recognizer else { Issue.record("no math weights"); return }
         let samples = try MathFixture.read("math-descender-foot.jsonl")
