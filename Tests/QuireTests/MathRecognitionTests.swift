@@ -23,6 +23,17 @@ enum MathFixture {
         try MathSample.read(path: repositoryRoot.appendingPathComponent("Tests/QuireTests/Fixtures/\(name)").path)
     }
 
+    /// Expects fixture `name` to hold the expressions `latex`, and the shipped recognizer to read
+    /// each of them exactly.
+    static func expectReadExactly(_ name: String, _ latex: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        guard let shared = recognizer else { Issue.record("no math weights", sourceLocation: sourceLocation); return }
+        let samples = try read(name)
+        #expect(samples.map(\.latex) == latex, sourceLocation: sourceLocation)
+        for s in samples {
+            #expect(MathEvaluation.run(s, recognizer: shared).latex == s.latex, "\(s.id)", sourceLocation: sourceLocation)
+        }
+    }
+
     static func sample(_ latex: String) throws -> MathSample {
         try #require(samples.first { $0.latex == latex }, "fixture expression \(latex) missing")
     }
