@@ -122,6 +122,18 @@ enum MathReadings {
             return s
         }
     }
+    /// `sizeChecked` with each symbol measured as `labels` classes it (a reading's classes, where
+    /// the symbols' own are the classifier's best): which neighbours give a row its digit height
+    /// and its baseline, and which row each symbol is in, follow from the classes. A symbol no
+    /// check changes keeps its own class.
+    static func sizeChecked(_ symbols: [MathSymbol], ticks: [Double?]? = nil, as labels: [Character]) -> [MathSymbol] {
+        var relabeled = symbols
+        for i in relabeled.indices where labels.indices.contains(i) { relabeled[i].label = String(labels[i]) }
+        var out = sizeChecked(relabeled, ticks: ticks)
+        for i in out.indices where out[i].candidates == symbols[i].candidates { out[i].label = symbols[i].label }
+        return out
+    }
+
     /// Digit heights below the baseline of its row's nearest sized symbols on either side (their
     /// mean) that a mark's foot reaches as a comma, not a point. On 4,000 composed expressions of
     /// training writers (a mark between two digits, centred dots left out) 99% of 438 points end

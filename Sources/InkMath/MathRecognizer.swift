@@ -271,6 +271,9 @@ public final class MathRecognizer: Sendable {
                 (chosen, line) = best
             }
         }
+        if let again = remeasured(chosen, line: line.symbols, scored: scored, strokes: strokes, index: index, strokeIds: strokeIds) {
+            (line.symbols, line.readings) = again
+        }
         let box = line.symbols.dropFirst().reduce(line.symbols[0].box) { $0.union($1.box) }
         return MathExpression(node: line.readings[0].node, latex: line.readings[0].latex, symbols: line.symbols,
                               candidates: line.readings, box: box, strokeIndices: index)
@@ -281,6 +284,31 @@ public final class MathRecognizer: Sendable {
     /// `quick`: the context's reading and the classifier's only, no swapped readings (to screen partitions).
     func read(_ chosen: [Int], scored: Scored, strokes: [[SIMD2<Double>]], index: [Int], strokeIds: [String]?, quick: Bool = false)
         -> (symbols: [MathSymbol], readings: [MathExpressionCandidate], score: Double) {
+        let (raw, ticks) = symbols(of: chosen, scored: scored, strokes: strokes, index: index, strokeIds: strokeIds)
+        let (symbols, readings) = classified(MathReadings.sizeChecked(raw, ticks: ticks), ticks: ticks, quick: quick)
+        let crossings = crossingPenalty > 0 ? MathStrokeCrossings.count(groups: chosen.map { scored.groups[$0] }, strokes: strokes) : 0
+        return (symbols, readings, readings[0].score - groupPenalty * Double(symbols.count) - crossingPenalty * Double(crossings))
+    }
+
+    /// The chosen partition's line read again with its size checks measured against the classes its
+    /// reading gave the symbols (`MathReadings.sizeChecked(_:ticks:as:)`), nil where that changes
+    /// no candidate's score. The first checks measure with the classifier's best classes, whose
+    /// layout may differ from the reading's: a `1` the classifier calls `/` is no digit to size a
+    /// row by, and a `7` it calls `z` no script. The partition is not chosen again.
+    func remeasured(_ chosen: [Int], line: [MathSymbol], scored: Scored, strokes: [[SIMD2<Double>]], index: [Int], strokeIds: [String]?)
+        -> (symbols: [MathSymbol], readings: [MathExpressionCandidate])? {
+        let (raw, ticks) = symbols(of: chosen, scored: scored, strokes: strokes, index: index, strokeIds: strokeIds)
+        let first = MathReadings.sizeChecked(raw, ticks: ticks)
+        guard line.count == raw.count, line.map(\.label) != first.map(\.label) else { return nil }
+        let again = MathReadings.sizeChecked(raw, ticks: ticks, as: line.map { Character($0.label) })
+        guard zip(again, first).contains(where: { $0.candidates != $1.candidates }) else { return nil }
+        return classified(again, ticks: ticks, quick: false)
+    }
+
+    /// The symbols of the chosen groups, left to right, with the classifier's classes (the stroke
+    /// shapes checked), and each `√`'s tick.
+    func symbols(of chosen: [Int], scored: Scored, strokes: [[SIMD2<Double>]], index: [Int], strokeIds: [String]?)
+        -> (symbols: [MathSymbol], ticks: [Double?]) {
         var symbols: [MathSymbol] = []
         var ticks: [Double?] = []
         for k in chosen {
@@ -293,8 +321,13 @@ public final class MathRecognizer: Sendable {
             ticks.append(scored.best[k].label == "√" ? MathParser.radicalTick(g.map { strokes[$0] }) : nil)
         }
         let order = symbols.indices.sorted { (symbols[$0].box.x, $0) < (symbols[$1].box.x, $1) }
-        ticks = order.map { ticks[$0] }
-        symbols = MathReadings.sizeChecked(order.map { symbols[$0] }, ticks: ticks)
+        return (order.map { symbols[$0] }, order.map { ticks[$0] })
+    }
+
+    /// The n-best readings of size-checked symbols, and the symbols with their classes in the best.
+    /// `quick`: the context's reading and the classifier's only, no swapped readings.
+    func classified(_ checked: [MathSymbol], ticks: [Double?], quick: Bool) -> (symbols: [MathSymbol], readings: [MathExpressionCandidate]) {
+        var symbols = checked
         let (readings, labels) = MathReadings.nBest(symbols: symbols, ticks: ticks, limit: maxCandidates,
                                                     context: MathContext.standard, weight: contextWeight,
                                                     syntaxWeight: syntaxWeight, swaps: !quick)
@@ -305,8 +338,7 @@ public final class MathRecognizer: Sendable {
                 symbols[i].candidates.insert(symbols[i].candidates.remove(at: k), at: 0)
             }
         }
-        let crossings = crossingPenalty > 0 ? MathStrokeCrossings.count(groups: chosen.map { scored.groups[$0] }, strokes: strokes) : 0
-        return (symbols, readings, readings[0].score - groupPenalty * Double(symbols.count) - crossingPenalty * Double(crossings))
+        return (symbols, readings)
     }
 
     /// Every stroke-group hypothesis of `strokes` read as one line, with its best symbol class and

@@ -157,6 +157,25 @@ import QuireTools
         #expect(MathReadings.sizeChecked(capital).map(\.label) == ["2", "y", "2"])
     }
 
+    @Test func theSizeChecksMeasureWithTheReadingsClasses() {
+        // Two strokes the classifier calls `/` (by 0.4 nats over `1`) give no digit height, so the
+        // foot of the `9` between them, 1.3 mm below their baseline, is not measured. Measured as
+        // the reading classes them, `1`s, it hangs: the glyph is a `g`. Symbols no check changes
+        // keep their own classes.
+        let slash = { (x: Double) in Self.symbol([("/", -0.1), ("1", -0.5)], x, 5, 1, 5) }
+        let line = [slash(0), Self.symbol([("9", -0.3), ("g", -2.0)], 4, 6, 3, 5.3), slash(8)]
+        #expect(MathReadings.sizeChecked(line).map(\.label) == ["/", "9", "/"])
+        let measured = MathReadings.sizeChecked(line, as: ["1", "9", "1"])
+        #expect(measured.map(\.label) == ["/", "g", "/"])
+        #expect(measured[1].candidates[1].score == -0.3 - MathReadings.descenderFootPenalty)
+    }
+
+    /// Real ink of training writers (Fixtures/README.md) whose `s`, `,` and `z` were size-checked
+    /// beside neighbours the classifier misread (`5^{4}`, `6/1`, `=2` before stop 44).
+    @Test func sizeChecksOfTrainingWritersMeasureWithTheReadingsClasses() throws {
+        try MathFixture.expectReadExactly("math-remeasured.jsonl", ["s^{4}-\\sqrt{76}=", "9u-4j+6,1", "1^{3k}/\\alpha=z"])
+    }
+
     /// Real ink of training writers (Fixtures/README.md) whose `q`, `y` and `g` the classifier read
     /// as `9`, `Y` and `9`, though they hang below the line (`77+85=99`, `(8Y-...`, `6p-9^{5}/\beta`).
     @Test func descenderLettersOfTrainingWritersReadByTheirFoot() throws {
