@@ -170,6 +170,18 @@ import QuireTools
         #expect(measured[1].candidates[1].score == -0.3 - MathReadings.descenderFootPenalty)
     }
 
+    @Test func aFractionPartAloneIsSizedByTheOtherPart() {
+        // A bar at y = 10, digits 5 mm high below it: the glyph above, alone in its part, that the
+        // classifier calls `0` by 1 nat over `o` is 3 mm high, an `o` at the denominator's size;
+        // one 5 mm high stays a `0`.
+        let bar = Self.symbol([("-", -0.1)], 0, 10, 10, 0.3)
+        let one = Self.symbol([("1", -0.1)], 2, 11, 1, 5), two = Self.symbol([("2", -0.1)], 5, 11, 3, 5)
+        let small = Self.symbol([("0", -0.2), ("o", -1.2)], 3.5, 6, 2.5, 3)
+        #expect(MathReadings.sizeChecked([bar, one, small, two]).map(\.label) == ["-", "1", "o", "2"])
+        let tall = Self.symbol([("0", -0.2), ("o", -1.2)], 3.5, 4, 3, 5)
+        #expect(MathReadings.sizeChecked([bar, one, tall, two]).map(\.label) == ["-", "1", "0", "2"])
+    }
+
     /// Real ink of training writers (Fixtures/README.md) whose `s`, `,` and `z` were size-checked
     /// beside neighbours the classifier misread (`5^{4}`, `6/1`, `=2` before stop 44).
     @Test func sizeChecksOfTrainingWritersMeasureWithTheReadingsClasses() throws {
