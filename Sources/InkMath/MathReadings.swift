@@ -34,12 +34,12 @@ enum MathReadings {
         }
         let inputs = symbols.indices.map { ParsedSymbolInput(label: Character(symbols[$0].label), box: symbols[$0].box, tick: ticks?[$0]) }
         let layout = MathParser.layout(inputs)
-        var rowOf: [Int: [Int]] = [:], sizingRowOf: [Int: [Int]] = [:]
-        let allRows = rows(layout), sizing = sizingRows(layout)
+        var rowOf: [Int: [Int]] = [:], sizingOf: [Int: MathRowSizing] = [:]
+        let allRows = rows(layout), sizing = MathRowSizing.rows(layout)
         for (r, row) in allRows.enumerated() {
             for i in row {
                 rowOf[i] = row
-                if let by = sizing[r] { sizingRowOf[i] = allRows[by] }
+                sizingOf[i] = sizing[r]
             }
         }
         let onLine = Set(allRows.first ?? [])
@@ -50,9 +50,12 @@ enum MathReadings {
         return symbols.enumerated().map { i, s in
             var s = s
             var rowH = height((rowOf[i] ?? []).filter { $0 != i })
-            // A fraction part alone (`\frac{o}{554}`) is as large as the other part (`sizingRows`);
-            // where it stands, that part does not say.
-            if rowH == nil, let by = sizingRowOf[i] { rowH = height(by) }
+            // A fraction part alone (`\frac{o}{554}`) is as large as the other part, a radicand
+            // alone as its radical's row where the radical stands on it (`MathRowSizing`); where
+            // it stands, that row does not say.
+            if rowH == nil, let by = sizingOf[i]?.row(for: symbols[i].box, rows: allRows, items: items) {
+                rowH = height(by)
+            }
             // Outside the main line, with no sized neighbour in its row or sizing row, only the line's height is known.
             let local = onLine.contains(i) || rowH != nil
             let lineH = items.count > 1 ? MathParser.lineHeight(items.indices.filter { $0 != i }.map { items[$0] }) : MathParser.lineHeight(items)
@@ -263,31 +266,6 @@ enum MathReadings {
             }
         }
         walk(tokens)
-        return out
-    }
-    /// For each row of `rows(tokens)`, the row whose symbols give its size where it has none of
-    /// its own: a fraction part's other part (the two are written at one size); nil for the other
-    /// rows. Not a radicand's enclosing row: a small `\sqrt{0}` that is a script, laid out on the
-    /// line by the classifier's classes, would be judged by the line's size (`^{\sqrt{0}}` read
-    /// `\sqrt{o}` twice in the training writers' 4,000).
-    static func sizingRows(_ tokens: [LayoutToken]) -> [Int?] {
-        var out: [Int?] = []
-        func walk(_ ts: [LayoutToken]) -> Int {
-            let k = out.count
-            out.append(nil)
-            for t in ts {
-                switch t {
-                case .symbol: break
-                case let .fraction(n, d):
-                    let a = walk(n), b = walk(d)
-                    out[a] = b
-                    out[b] = a
-                case let .radical(inside), let .script(_, inside): _ = walk(inside)
-                }
-            }
-            return k
-        }
-        _ = walk(tokens)
         return out
     }
     /// What a letter's case (or a digit / small letter) costs when its height says the other

@@ -182,6 +182,29 @@ import QuireTools
         #expect(MathReadings.sizeChecked([bar, one, tall, two]).map(\.label) == ["-", "1", "0", "2"])
     }
 
+    @Test func aRadicandAloneIsSizedByTheRowItsRadicalStandsOn() {
+        // `7+` then a radical down to the line (digits 5 mm high on a baseline at y = 10) over a
+        // glyph 2.8 mm high that the classifier calls `2` by 1 nat over `z`: an x-height beside
+        // the line's digits, a `z`.
+        let line = [Self.symbol([("7", -0.1)], 0, 5, 3, 5), Self.symbol([("+", -0.1)], 4, 6, 3, 3)]
+        let glyph = { (y: Double) in Self.symbol([("2", -0.2), ("z", -1.2)], 13, y, 2.5, 2.8) }
+        let standing = Self.symbol([("√", -0.1)], 9, 2.5, 8, 7.5)
+        #expect(MathReadings.sizeChecked(line + [standing, glyph(7.2)]).map(\.label) == ["7", "+", "√", "z"])
+        // The same radical ending 1.5 mm above the line (a script's, `^{\sqrt{0}}`, that the `+`
+        // keeps on the line) does not stand on it: its glyph is judged by nothing but itself.
+        let raised = Self.symbol([("√", -0.1)], 9, 1, 8, 7.5)
+        #expect(MathReadings.sizeChecked(line + [raised, glyph(5.7)]).map(\.label) == ["7", "+", "√", "2"])
+    }
+
+    /// Real ink of training writers (Fixtures/README.md): `\sqrt{o}` and `\sqrt{z}` on the line, read
+    /// `\sqrt{0}` and `\sqrt{2}` before stop 45, and `^{\sqrt{0}}` raised as scripts, which a
+    /// radicand sized by the line whatever its radical stands on read `^{\sqrt{o}}`.
+    @Test func radicandsOfTrainingWritersAreSizedByTheLineTheirRadicalStandsOn() throws {
+        try MathFixture.expectReadExactly("math-radicands.jsonl", [
+            "(93-\\sqrt{o}\\div b)+W", "\\frac{\\cos(t)+h}{c}-\\sqrt{z}=k", "13\\div1^{\\sqrt{0}}", "7x-(702+\\theta)^{\\sqrt{0}}",
+        ])
+    }
+
     /// Real ink of training writers (Fixtures/README.md) whose `s`, `,` and `z` were size-checked
     /// beside neighbours the classifier misread (`5^{4}`, `6/1`, `=2` before stop 44).
     @Test func sizeChecksOfTrainingWritersMeasureWithTheReadingsClasses() throws {
