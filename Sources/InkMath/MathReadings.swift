@@ -43,6 +43,7 @@ enum MathReadings {
             }
         }
         let onLine = Set(allRows.first ?? [])
+        let scripted = MathRowSizing.scripted(layout)
         func betweenDigits(_ i: Int) -> Bool {
             i > 0 && i + 1 < symbols.count && MathSymbols.digits.contains(Character(symbols[i - 1].label))
                 && MathSymbols.digits.contains(Character(symbols[i + 1].label))
@@ -58,12 +59,15 @@ enum MathReadings {
             }
             // Outside the main line, with no sized neighbour in its row or sizing row, only the line's height is known.
             let local = onLine.contains(i) || rowH != nil
-            let lineH = items.count > 1 ? MathParser.lineHeight(items.indices.filter { $0 != i }.map { items[$0] }) : MathParser.lineHeight(items)
+            // Scripts are written smaller than the line (the composer: 0.5-0.75 of it), so they do
+            // not measure a symbol outside them: `z^{4}` is no `Z` by its own `4`.
+            let measuring = items.indices.filter { $0 != i && (scripted.contains(i) || !scripted.contains($0)) }
+            let lineH = items.count > 1 ? MathParser.lineHeight(measuring.map { items[$0] }) : MathParser.lineHeight(items)
             let H = rowH ?? lineH
             guard H > 0, H.isFinite else { return s }
             // A row of operators alone (`x=`) gives no measure of a digit's height: the width of
             // an `=` is not one, so the classifier's case stands.
-            if rowH == nil, !items.indices.contains(where: { $0 != i && (MathParser.sizesLine(items[$0]) || "/()[]{}|".contains(items[$0].cls)) }) {
+            if rowH == nil, !measuring.contains(where: { MathParser.sizesLine(items[$0]) || "/()[]{}|".contains(items[$0].cls) }) {
                 return s
             }
             let w = s.box.width / H, h = s.box.height / H

@@ -42,6 +42,24 @@ enum MathRowSizing: Equatable {
         return out
     }
 
+    /// The symbols inside a script, at any depth: written smaller than the line, they give no
+    /// digit height to a symbol outside it (`MathReadings.sizeChecked`).
+    static func scripted(_ tokens: [LayoutToken]) -> Set<Int> {
+        var out = Set<Int>()
+        func walk(_ ts: [LayoutToken], _ inside: Bool) {
+            for t in ts {
+                switch t {
+                case let .symbol(_, source): if inside { out.insert(source) }
+                case let .fraction(n, d): walk(n, inside); walk(d, inside)
+                case let .radical(r): walk(r, inside)
+                case let .script(_, r): walk(r, true)
+                }
+            }
+        }
+        walk(tokens, false)
+        return out
+    }
+
     /// The symbols (indices into `items`) that size a symbol at `box` of a row sized this way, or
     /// nil where they do not: a radicand's enclosing row whose radical does not stand on it.
     func row(for box: MathBox, rows: [[Int]], items: [MathParser.Item]) -> [Int]? {
