@@ -3,7 +3,8 @@ import Foundation
 /// Where a row of an expression's layout (`MathReadings.rows`) with no sized symbol of its own
 /// takes its digit height from, for the size checks (`MathReadings.sizeChecked`): a symbol alone
 /// in a numerator, a denominator or under a radical has only its own (perhaps wrong) class to
-/// say how large a digit would be beside it.
+/// say how large a digit would be beside it. Also which symbols measure nothing outside their
+/// row: those of scripts (`scripted`).
 enum MathRowSizing: Equatable {
     /// A fraction part's other part: the two are written at one size (`\frac{o}{554}`).
     case otherPart(Int)
