@@ -8,18 +8,23 @@ enum MathWellFormed {
         case start, operand, digit, binary, unary, relation, postfix, open, close, point, neutral
     }
 
+    /// A symbol's kind. `nBest` asks this of every symbol of every reading it weighs, so the
+    /// one-scalar symbols of the alphabet are told by their scalar (a `Set` lookup or a `Character`
+    /// comparison costs a hash or a string compare each).
     private static func kind(_ c: Character) -> Kind {
-        if MathSymbols.digits.contains(c) { return .digit }
-        if c.isLetter { return .operand }
-        switch c {
-        case "-", "+", "±": return .unary
-        case "×", "÷", "·", "/": return .binary
-        case "=", "<", ">", "≤", "≥", "≠": return .relation
-        case "!", "%": return .postfix
-        case "(", "[", "{": return .open
-        case ")", "]", "}": return .close
-        case ".", ",": return .point
-        default: return .neutral
+        let scalars = c.unicodeScalars
+        guard scalars.count == 1, let value = scalars.first?.value else { return c.isLetter ? .operand : .neutral }
+        switch value {
+        case 0x30 ... 0x39: return .digit
+        case 0x41 ... 0x5A, 0x61 ... 0x7A: return .operand
+        case 0x2D, 0x2B, 0xB1: return .unary  // - + ±
+        case 0xD7, 0xF7, 0xB7, 0x2F: return .binary  // × ÷ · /
+        case 0x3D, 0x3C, 0x3E, 0x2264, 0x2265, 0x2260: return .relation  // = < > ≤ ≥ ≠
+        case 0x21, 0x25: return .postfix  // ! %
+        case 0x28, 0x5B, 0x7B: return .open
+        case 0x29, 0x5D, 0x7D: return .close
+        case 0x2E, 0x2C: return .point
+        default: return c.isLetter ? .operand : .neutral
         }
     }
 
@@ -52,7 +57,7 @@ enum MathWellFormed {
                 case .point:
                     // A decimal point or comma stands between digits.
                     let next: Character? = if i + 1 < row.count, case let .symbol(d, _) = row[i + 1] { d } else { nil }
-                    if prev != .digit || !(next.map { MathSymbols.digits.contains($0) } ?? false) { n += 1 }
+                    if prev != .digit || next.map(kind) != .digit { n += 1 }
                 default: break
                 }
                 prev = k
