@@ -18,6 +18,9 @@ public final class GlyphNetwork: Sendable {
     /// A 3x3 convolution as a product of its weights (output x 9 * input, taps in the order
     /// (row, column, channel)) with each pixel's patch.
     let convs: [PackedLinear]
+    /// Per convolution, its output for a patch of background pixels, and whether its input's
+    /// background is 0 (`backgroundRows`).
+    let backgroundRows: [(row: [Float], zero: Bool)]
     let fc: PackedLinear
     let out: PackedLinear
 
@@ -60,6 +63,7 @@ public final class GlyphNetwork: Sendable {
             throw RecognitionModelError.corruptHeader("non-finite weights")
         }
         self.convs = convs
+        backgroundRows = Self.backgroundRows(convs, channels: channels)
         fc = PackedLinear(weight: fcWeight, bias: fcBias, rows: hidden, cols: input * side * side)
         out = PackedLinear(weight: outWeight, bias: outBias, rows: classes, cols: hidden)
         self.charset = Array(cs)
@@ -84,8 +88,10 @@ public final class GlyphNetwork: Sendable {
         let area = side * side
         var x = [Float](repeating: 0, count: pixels.count)
         for c in 0 ..< depth { for p in 0 ..< area { x[p * depth + c] = pixels[c * area + p] } }
-        for conv in convs {
-            x = Self.convReluPool(x, conv, side: side, depth: depth)
+        var background = (0 ..< area).map { p in (0 ..< depth).allSatisfy { x[p * depth + $0] == 0 } }
+        for (conv, b) in zip(convs, backgroundRows) {
+            (x, background) = Self.convReluPool(x, conv, side: side, depth: depth, background: background, backgroundRow: b.row,
+                                                zeroBackground: b.zero)
             side /= 2
             depth = conv.rows
         }
@@ -116,44 +122,96 @@ public final class GlyphNetwork: Sendable {
         return r
     }
 
+    /// Per convolution, its output for a patch of nine background pixels. A glyph is a few thin
+    /// lines in an empty grid: the input's background is 0, and each layer's background is the
+    /// ReLU of the previous layer's background row (pooling four equal values keeps the value).
+    static func backgroundRows(_ convs: [PackedLinear], channels: Int) -> [(row: [Float], zero: Bool)] {
+        var value = [Float](repeating: 0, count: channels)
+        var rows: [(row: [Float], zero: Bool)] = []
+        for conv in convs {
+            let patch = Array([[Float]](repeating: value, count: 9).joined())
+            var row = [Float](repeating: 0, count: conv.outputStride)
+            patch.withUnsafeBufferPointer { p in row.withUnsafeMutableBufferPointer { conv.apply(p.baseAddress!, n: 1, into: $0.baseAddress!) } }
+            rows.append((row, value.allSatisfy { $0 == 0 }))
+            value = row.prefix(conv.rows).map { max($0, 0) }
+        }
+        return rows
+    }
+
     /// 3x3 convolution (zero padding), ReLU and 2x2 max pooling of a channels-last image; the
-    /// convolution is one product of every pixel's patch with the weights.
-    static func convReluPool(_ x: [Float], _ conv: PackedLinear, side n: Int, depth: Int) -> [Float] {
+    /// convolution is one product of the weights with the patches of the pixels that see ink.
+    /// `background[p]` says pixel p holds the layer's background value; a pixel whose patch is all
+    /// background (the padding counts as background only on the input, where it is 0) takes
+    /// `backgroundRow`, the kernel's own output for that patch, so skipping it changes no bit. Most of
+    /// a glyph's first two layers are such pixels. Returns the pooled image and its background mask.
+    static func convReluPool(_ x: [Float], _ conv: PackedLinear, side n: Int, depth: Int, background: [Bool],
+                             backgroundRow: [Float], zeroBackground: Bool) -> ([Float], [Bool]) {
         let k = depth * 9, area = n * n
-        var patches = [Float](repeating: 0, count: area * k)
+        var live: [Int] = []
+        live.reserveCapacity(area)
+        for y in 0 ..< n {
+            for xx in 0 ..< n {
+                let border = y == 0 || xx == 0 || y == n - 1 || xx == n - 1
+                var quiet = zeroBackground || !border
+                if quiet {
+                    scan: for sy in max(y - 1, 0) ... min(y + 1, n - 1) {
+                        for sx in max(xx - 1, 0) ... min(xx + 1, n - 1) where !background[sy * n + sx] { quiet = false; break scan }
+                    }
+                }
+                if !quiet { live.append(y * n + xx) }
+            }
+        }
+        var patches = [Float](repeating: 0, count: max(1, live.count) * k)
         x.withUnsafeBufferPointer { src in
             patches.withUnsafeMutableBufferPointer { dst in
                 let from = src.baseAddress!, to = dst.baseAddress!
-                for y in 0 ..< n {
-                    for xx in 0 ..< n {
-                        let row = (y * n + xx) * k
-                        for ky in 0 ..< 3 {
-                            let sy = y + ky - 1
-                            guard sy >= 0, sy < n else { continue }
-                            for kx in 0 ..< 3 {
-                                let sx = xx + kx - 1
-                                guard sx >= 0, sx < n else { continue }
-                                (to + row + (ky * 3 + kx) * depth).update(from: from + (sy * n + sx) * depth, count: depth)
-                            }
+                for (r, p) in live.enumerated() {
+                    let y = p / n, xx = p % n
+                    let row = r * k
+                    for ky in 0 ..< 3 {
+                        let sy = y + ky - 1
+                        guard sy >= 0, sy < n else { continue }
+                        for kx in 0 ..< 3 {
+                            let sx = xx + kx - 1
+                            guard sx >= 0, sx < n else { continue }
+                            (to + row + (ky * 3 + kx) * depth).update(from: from + (sy * n + sx) * depth, count: depth)
                         }
                     }
                 }
             }
         }
         let stride = conv.outputStride, outC = conv.rows
+        var computed = [Float](repeating: 0, count: max(1, live.count) * stride)
+        if !live.isEmpty {
+            patches.withUnsafeBufferPointer { p in computed.withUnsafeMutableBufferPointer { conv.apply(p.baseAddress!, n: live.count, into: $0.baseAddress!) } }
+        }
         var y = [Float](repeating: 0, count: area * stride)
-        patches.withUnsafeBufferPointer { p in y.withUnsafeMutableBufferPointer { conv.apply(p.baseAddress!, n: area, into: $0.baseAddress!) } }
+        var isBackground = [Bool](repeating: true, count: area)
+        y.withUnsafeMutableBufferPointer { out in
+            backgroundRow.withUnsafeBufferPointer { b in
+                for p in 0 ..< area { (out.baseAddress! + p * stride).update(from: b.baseAddress!, count: stride) }
+            }
+            computed.withUnsafeBufferPointer { c in
+                for (r, p) in live.enumerated() {
+                    (out.baseAddress! + p * stride).update(from: c.baseAddress! + r * stride, count: stride)
+                    isBackground[p] = false
+                }
+            }
+        }
         let m = n / 2
         var pooled = [Float](repeating: 0, count: m * m * outC)
+        var pooledBackground = [Bool](repeating: false, count: m * m)
         for py in 0 ..< m {
             for px in 0 ..< m {
-                let b = (2 * py * n + 2 * px) * stride, o = (py * m + px) * outC
+                let q = 2 * py * n + 2 * px
+                let b = q * stride, o = (py * m + px) * outC
+                pooledBackground[py * m + px] = isBackground[q] && isBackground[q + 1] && isBackground[q + n] && isBackground[q + n + 1]
                 for c in 0 ..< outC {
                     let v = max(max(y[b + c], y[b + stride + c]), max(y[b + n * stride + c], y[b + (n + 1) * stride + c]))
                     pooled[o + c] = max(v, 0)
                 }
             }
         }
-        return pooled
+        return (pooled, pooledBackground)
     }
 }

@@ -92,4 +92,74 @@ import QuireTestSupport
         // Loading beside the math weights picks the glyph network up.
         #expect(MathRecognizer.glyphModelURL(beside: mathURL) == Self.weightsURL)
     }
+
+    /// The network skips the patches of empty background; what it gives must be what every patch
+    /// read gives: real glyphs, an empty image (all background) and noise (no background at all).
+    @Test func skippingTheBackgroundChangesNoScore() throws {
+        let net = try GlyphNetwork(contentsOf: Self.weightsURL)
+        let data = try Data(contentsOf: repositoryRoot.appendingPathComponent("Tests/QuireTests/Fixtures/glyph-parity.json"))
+        let parity = try JSONDecoder().decode(Parity.self, from: data)
+        var images = try parity.cases.map { c in try #require(net.image.render(c.strokes.map { $0.map { SIMD2($0[0], $0[1]) } })) }
+        let count = net.image.channels * net.image.grid * net.image.grid
+        images.append([Float](repeating: 0, count: count))
+        var seed: UInt64 = 7
+        images.append((0 ..< count).map { _ in
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Float(seed >> 40) / Float(1 << 24) * 2
+        })
+        for image in images {
+            let fast = net.logProbabilities(image: image), dense = Self.denseLogProbabilities(net, image)
+            let worst = zip(fast, dense).map { abs($0 - $1) }.max() ?? 0
+            #expect(fast.count == dense.count && worst == 0, "differs by \(worst)")
+        }
+    }
+
+    /// The network read the plain way: every pixel's patch through each convolution.
+    static func denseLogProbabilities(_ net: GlyphNetwork, _ pixels: [Float]) -> [Float] {
+        var n = net.image.grid, depth = net.image.channels
+        var x = [Float](repeating: 0, count: pixels.count)
+        for c in 0 ..< depth { for p in 0 ..< n * n { x[p * depth + c] = pixels[c * n * n + p] } }
+        for conv in net.convs {
+            let k = depth * 9
+            var patches = [Float](repeating: 0, count: n * n * k)
+            for y in 0 ..< n {
+                for xx in 0 ..< n {
+                    for ky in 0 ..< 3 {
+                        for kx in 0 ..< 3 {
+                            let sy = y + ky - 1, sx = xx + kx - 1
+                            guard sy >= 0, sy < n, sx >= 0, sx < n else { continue }
+                            for c in 0 ..< depth { patches[(y * n + xx) * k + (ky * 3 + kx) * depth + c] = x[(sy * n + sx) * depth + c] }
+                        }
+                    }
+                }
+            }
+            let stride = conv.outputStride
+            var out = [Float](repeating: 0, count: n * n * stride)
+            patches.withUnsafeBufferPointer { p in out.withUnsafeMutableBufferPointer { conv.apply(p.baseAddress!, n: n * n, into: $0.baseAddress!) } }
+            let m = n / 2
+            x = [Float](repeating: 0, count: m * m * conv.rows)
+            for py in 0 ..< m {
+                for px in 0 ..< m {
+                    for c in 0 ..< conv.rows {
+                        let q = 2 * py * n + 2 * px
+                        let v = max(max(out[q * stride + c], out[(q + 1) * stride + c]), max(out[(q + n) * stride + c], out[(q + n + 1) * stride + c]))
+                        x[(py * m + px) * conv.rows + c] = max(v, 0)
+                    }
+                }
+            }
+            n = m
+            depth = conv.rows
+        }
+        var flat = [Float](repeating: 0, count: x.count)
+        for c in 0 ..< depth { for p in 0 ..< n * n { flat[c * n * n + p] = x[p * depth + c] } }
+        var h = [Float](repeating: 0, count: net.fc.outputStride)
+        flat.withUnsafeBufferPointer { f in h.withUnsafeMutableBufferPointer { net.fc.apply(f.baseAddress!, n: 1, into: $0.baseAddress!) } }
+        h = h.map { max($0, 0) }
+        var z = [Float](repeating: 0, count: net.out.outputStride)
+        h.withUnsafeBufferPointer { hh in z.withUnsafeMutableBufferPointer { net.out.apply(hh.baseAddress!, n: 1, into: $0.baseAddress!) } }
+        z.removeLast(z.count - net.charset.count)
+        let top = z.max() ?? 0
+        let lse = top + log(z.reduce(Float(0)) { $0 + exp($1 - top) })
+        return z.map { $0 - lse }
+    }
 }
