@@ -133,7 +133,7 @@ public struct MathContext: Sendable {
     /// The kind a token backs off to: markers stand for themselves.
     static func kind(_ t: String) -> String {
         guard t.count == 1, let c = t.first else { return t }
-        if MathSymbols.digits.contains(c) { return "digit" }
+        if MathSymbols.digitSet.contains(c) { return "digit" }
         if c.isASCII && c.isLowercase { return "lower" }
         if MathSymbols.greek.contains(c) { return "greek" }
         if "+-×÷±·/".contains(c) { return "operator" }
@@ -160,9 +160,14 @@ public struct MathContext: Sendable {
     /// The log-probability of a whole token sequence (without `<s>` and `</s>`, which are added):
     /// the bigram, the kind trigram's correction and the letters' case.
     public func logProbability(of tokens: [String]) -> Double {
-        let t = [Self.start] + tokens + [Self.end]
-        var total = zip(t.dropLast(), t.dropFirst()).reduce(0) { $0 + logProbability($1.1, after: $1.0) }
-        let k = t.map { ids[Self.fold($0)].map { kindOf[$0] } }
+        // Each token's id is looked up once (a string hash), not once per bigram it is part of.
+        let id = ([Self.start] + tokens + [Self.end]).map { ids[Self.fold($0)] }
+        var total = 0.0
+        for i in 1 ..< id.count {
+            guard let a = id[i - 1], let b = id[i] else { total += Foundation.log(1e-4); continue }
+            total += Double(table[a * size + b])
+        }
+        let k = id.map { $0.map { kindOf[$0] } }
         for i in 2 ..< max(2, k.count) {
             guard let a = k[i - 2], let b = k[i - 1], let c = k[i] else { continue }
             total += Double(kindTrigram[(a * kindCount + b) * kindCount + c])

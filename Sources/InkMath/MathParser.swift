@@ -100,7 +100,7 @@ public enum MathParser {
         }
     }
 
-    static let unsized = Set(".,·()[]{}|")
+    static let unsized = MathSymbolSet(".,·()[]{}|")
 
     /// Whether an item's own size tells the line's digit height (not operators, dots, brackets).
     static func sizesLine(_ it: Item) -> Bool {
@@ -170,7 +170,7 @@ public enum MathParser {
     static func scriptable(_ it: Item) -> Bool {
         if case .radical = it.kind { return true }
         guard let c = it.symbol else { return false }
-        return MathSymbols.digits.contains(c) || MathSymbols.isLetter(c) || ")]}!".contains(c)
+        return MathSymbols.digitSet.contains(c) || MathSymbols.isLetter(c) || ")]}!".contains(c)
     }
 
     enum Relation { case sup, sub }

@@ -29,7 +29,7 @@ extension MathReadings {
             guard case .box = MathSymbols.placement(labels[i]) else { return false }
             return !"()[]{}|,".contains(labels[i])
         }
-        func runnable(_ i: Int) -> Bool { MathSymbols.digits.contains(labels[i]) || labels[i].isLetter }
+        func runnable(_ i: Int) -> Bool { MathSymbols.digitSet.contains(labels[i]) || labels[i].isLetter }
         func walk(_ ts: [LayoutToken]) {
             let row = ts.compactMap { t -> Int? in if case let .symbol(_, s) = t { return s } else { return nil } }
             let sized = row.filter(placed)
@@ -61,7 +61,7 @@ extension MathReadings {
                 var j = k + run.count
                 while j < ts.count, case let .symbol(c, s) = ts[j] {
                     if ".,".contains(c) {
-                        guard j + 1 < ts.count, case let .symbol(_, nxt) = ts[j + 1], MathSymbols.digits.contains(labels[nxt]) else { break }
+                        guard j + 1 < ts.count, case let .symbol(_, nxt) = ts[j + 1], MathSymbols.digitSet.contains(labels[nxt]) else { break }
                     } else if !runnable(s) || ((ref - baseline(s)) / H) * (off > 0 ? 1 : -1) < scriptRunOffset {
                         break
                     }

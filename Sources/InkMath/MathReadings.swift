@@ -45,8 +45,8 @@ enum MathReadings {
         let onLine = Set(allRows.first ?? [])
         let scripted = MathRowSizing.scripted(layout)
         func betweenDigits(_ i: Int) -> Bool {
-            i > 0 && i + 1 < symbols.count && MathSymbols.digits.contains(Character(symbols[i - 1].label))
-                && MathSymbols.digits.contains(Character(symbols[i + 1].label))
+            i > 0 && i + 1 < symbols.count && MathSymbols.digitSet.contains(Character(symbols[i - 1].label))
+                && MathSymbols.digitSet.contains(Character(symbols[i + 1].label))
         }
         return symbols.enumerated().map { i, s in
             var s = s
@@ -76,7 +76,7 @@ enum MathReadings {
             let above = sizedRow.isEmpty ? nil
                 : (MathParser.median(sizedRow.map { MathParser.lineMetrics(items[$0], H).baseline }) - s.box.y) / H
             let foot = footBelowNeighbours(i, of: symbols, items: items, row: sizedRow, H: H)
-            let tall = { (c: Character) in MathSymbols.digits.contains(c) || (c.isASCII && c.isUppercase) }
+            let tall = { (c: Character) in MathSymbols.digitSet.contains(c) || (c.isASCII && c.isUppercase) }
             var changed = false
             // Whether the other kind is among the five best, as when these checks were tuned: the
             // symbols keep more candidates (`MathRecognizer.candidateCount`), far-fetched ones.
@@ -186,7 +186,7 @@ enum MathReadings {
     /// 452 / 450 / 452 / 736 at 2, 3 or 4 nats; at 6 and 8 real short slashes broke (`316/35`).
     static let shortSlashPenalty = 2.2
     /// Small letters that reach below the line, their tops at the x-height.
-    static let descenderLetters = Set("gpqy")
+    static let descenderLetters = MathSymbolSet("gpqy")
     /// Digit heights over which a small letter without ascender is its capital when its own row's
     /// neighbours give the digit height (measured against the whole line, a base beside only its
     /// smaller scripts, it stays 0.95: `n^{3t}` read `N` at 0.9). On 4,000 composed expressions of
@@ -202,7 +202,7 @@ enum MathReadings {
     static let descenderTop = 0.85
     /// Digits and capitals, whose foot is on the line (a `J` may hang below it).
     static func standsOnLine(_ c: Character) -> Bool {
-        MathSymbols.digits.contains(c) || (c.isASCII && c.isUppercase && c != "J")
+        MathSymbols.digitSet.contains(c) || (c.isASCII && c.isUppercase && c != "J")
     }
     /// Digit heights below the baseline of its row's nearest sized neighbours (`footBelowNeighbours`)
     /// past which a digit's or a capital's foot is a descender's. On 4,000 composed expressions of
@@ -277,9 +277,9 @@ enum MathReadings {
     /// capitals 0.67-1.56 H (5th-95th)). Chosen on validation set A (2: 0.754, 4: 0.756, 8: 0.758
     /// exact), confirmed on set B (0.732, 0.738, 0.740): a writer whose small `a` has an `A`'s shape.
     static let casePenalty = 8.0
-    static let xHeightLetters = Set("acemnorsuvwxz")
+    static let xHeightLetters = MathSymbolSet("acemnorsuvwxz")
     /// Small letters as tall as a digit.
-    static let ascenderLetters = Set("bdfhklt")
+    static let ascenderLetters = MathSymbolSet("bdfhklt")
 
     /// The readings, best first, and the symbols' classes in the best one.
     static func nBest(symbols: [MathSymbol], ticks: [Double?], limit: Int,

@@ -11,9 +11,9 @@ import Foundation
 /// being read on the line.
 extension MathReadings {
     /// The symbols a script's tail may start at (a sign opening the script stays in it).
-    static let tailStarts = Set("+-×÷·/=<>≤≥≠±")
+    static let tailStarts = MathSymbolSet("+-×÷·/=<>≤≥≠±")
     /// What no script of a calculation holds.
-    static let relations = Set("=<>≤≥≠")
+    static let relations = MathSymbolSet("=<>≤≥≠")
     /// How much larger than the script before it (median digit height its classes imply, symbols of
     /// the script's own row) a tail without a relation must be written to be read on the line too.
     /// Sets A, B, C, H, I, T 800 and 4,000 training writers read alike from 1.2 to 1.3; 1.1 read

@@ -6,20 +6,22 @@ public enum MathSymbols {
     /// The class "this stroke group is not one symbol" (pieces of two or more symbols).
     public static let junk: Character = "∅"
     public static let digits = Set("0123456789")
+    /// `digits` for the hot paths (`MathSymbolSet`).
+    static let digitSet = MathSymbolSet("0123456789")
     /// Operators and relations the parser places on the math axis (the fraction bar is also "-").
-    static let operators = Set("+-=×÷±≤≥≠<>/")
-    static let openers = Set("([{")
-    static let closers = Set(")]}")
+    static let operators = MathSymbolSet("+-=×÷±≤≥≠<>/")
+    static let openers = MathSymbolSet("([{")
+    static let closers = MathSymbolSet(")]}")
     /// Function names written in letters, longest first where one is a prefix of another.
     public static let functions = ["sin", "cos", "tan", "log", "exp", "ln"]
-    static let ascenders = Set("bdfhklt")
-    static let descenders = Set("gpqy")
+    static let ascenders = MathSymbolSet("bdfhklt")
+    static let descenders = MathSymbolSet("gpqy")
     static let xHeight = 0.62
     /// The math axis (where operators are centred) in digit heights above the baseline, y down.
     static let axis = -0.42
 
     /// Greek and other one-character identifiers besides Latin letters.
-    static let greek = Set("πθαβ")
+    static let greek = MathSymbolSet("πθαβ")
 
     static func isLetter(_ c: Character) -> Bool { (c.isASCII && c.isLetter) || greek.contains(c) }
 
@@ -36,17 +38,21 @@ public enum MathSymbols {
     /// Every class's placement, looked up rather than worked out: the parser asks for it many
     /// times per reading, and each reading of a line's alternatives asks again.
     static func placement(_ c: Character) -> Placement? {
-        if let known = placements[c] { return known }
+        if let v = c.asciiValue, c.utf8.count == 1 { return asciiPlacements[Int(v)] }
+        let scalars = c.unicodeScalars
+        if scalars.count == 1, let s = scalars.first, let known = otherPlacements[s.value] { return known }
         return placementByRule(c)
     }
 
-    static let placements: [Character: Placement?] = {
-        let classes = (32 ... 126).map { Character(UnicodeScalar(UInt8($0))) } + Array("×÷±πθαβ≤≥≠√·∅")
-        return Dictionary(uniqueKeysWithValues: classes.map { ($0, placementByRule($0)) })
-    }()
+    /// Placements of the ASCII classes by code, and of the others by scalar (an array index and an
+    /// integer key: a `Character` key hashes a string).
+    static let asciiPlacements: [Placement?] = (0 ..< 128).map { placementByRule(Character(UnicodeScalar(UInt8($0)))) }
+    static let otherPlacements: [UInt32: Placement?] = Dictionary(uniqueKeysWithValues: "×÷±πθαβ≤≥≠√·∅".map {
+        ($0.unicodeScalars.first!.value, placementByRule($0))
+    })
 
     static func placementByRule(_ c: Character) -> Placement? {
-        if digits.contains(c) || (c.isASCII && c.isUppercase) || "!?%θ".contains(c) || ascenders.contains(c) {
+        if digitSet.contains(c) || (c.isASCII && c.isUppercase) || "!?%θ".contains(c) || ascenders.contains(c) {
             return .box(top: -1, bottom: 0)
         }
         switch c {

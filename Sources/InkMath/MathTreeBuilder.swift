@@ -30,7 +30,7 @@ enum MathTreeBuilder {
 
     /// The node of one symbol class standing alone.
     static func node(symbol c: Character) -> MathNode {
-        if MathSymbols.digits.contains(c) { return .number(String(c)) }
+        if MathSymbols.digitSet.contains(c) { return .number(String(c)) }
         if MathSymbols.isLetter(c) { return .identifier(String(c)) }
         return .op(c == "-" ? "−" : String(c))
     }
@@ -41,14 +41,14 @@ enum MathTreeBuilder {
         while i < tokens.count {
             switch tokens[i] {
             case let .symbol(c, _):
-                if MathSymbols.digits.contains(c) {
+                if MathSymbols.digitSet.contains(c) {
                     var s = String(c)
                     var dot = false
                     i += 1
                     while i < tokens.count, case let .symbol(d, _) = tokens[i] {
-                        if MathSymbols.digits.contains(d) {
+                        if MathSymbols.digitSet.contains(d) {
                             s.append(d)
-                        } else if d == ".", !dot, i + 1 < tokens.count, case let .symbol(e, _) = tokens[i + 1], MathSymbols.digits.contains(e) {
+                        } else if d == ".", !dot, i + 1 < tokens.count, case let .symbol(e, _) = tokens[i + 1], MathSymbols.digitSet.contains(e) {
                             dot = true
                             s.append(d)
                         } else {
