@@ -141,9 +141,10 @@ public final class GlyphNetwork: Sendable {
     /// 3x3 convolution (zero padding), ReLU and 2x2 max pooling of a channels-last image; the
     /// convolution is one product of the weights with the patches of the pixels that see ink.
     /// `background[p]` says pixel p holds the layer's background value; a pixel whose patch is all
-    /// background (the padding counts as background only on the input, where it is 0) takes
-    /// `backgroundRow`, the kernel's own output for that patch, so skipping it changes no bit. Most of
-    /// a glyph's first two layers are such pixels. Returns the pooled image and its background mask.
+    /// background (the zero padding counts only where the background is 0, as on the input) takes
+    /// `backgroundRow`, the kernel's own output for that patch, so skipping it changes no bit. On
+    /// the parity fixture's glyphs that is 62-98% of the first layer's pixels and 4-70% of the
+    /// second's. Returns the pooled image and its background mask.
     static func convReluPool(_ x: [Float], _ conv: PackedLinear, side n: Int, depth: Int, background: [Bool],
                              backgroundRow: [Float], zeroBackground: Bool) -> ([Float], [Bool]) {
         let k = depth * 9, area = n * n
