@@ -1,7 +1,6 @@
 /// A set of math classes whose `contains` costs a bit test, not a hash. The parser, the size checks
 /// and the prior ask which kind a class is for every symbol of every reading `MathReadings.nBest`
-/// weighs; a `Set<Character>` hashes the character's string each time, which was a tenth of the
-/// time of a long line.
+/// weighs, and a `Set<Character>` hashes the character's string each time.
 struct MathSymbolSet: Sendable {
     /// Bits of the ASCII members (0-63, 64-127).
     private let low: UInt64
